@@ -1,0 +1,39 @@
+/*
+ * bench_support.h: timing, statistics and the result table every benchmark prints and writes
+ * under benchmarks/results/, headed by the machine, the build type and the peers it ran beside.
+ */
+#ifndef ONA_BENCH_SUPPORT_H
+#define ONA_BENCH_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Monotonic nanoseconds. */
+uint64_t bench_now_ns(void);
+
+typedef struct bench_stats {
+    double median, mean, stddev, min, max;
+} bench_stats;
+
+/* Sorts `samples` in place and summarises them. */
+bench_stats bench_summarise(double *samples, size_t n);
+
+/* A result report: text is collected, printed to stdout and written to
+ * benchmarks/results/<name>.md on bench_report_close. */
+typedef struct bench_report bench_report;
+
+/* Opens a report titled `title`, with a header naming the machine (CPU model, cores, kernel),
+ * the build type, the date and `peers` (what it was compared against). */
+bench_report *bench_report_open(const char *name, const char *title, const char *peers);
+void bench_report_printf(bench_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints the report and writes it to the results folder (ONA_BENCH_RESULTS overrides it).
+ * Returns 0, or -1 when the file could not be written (the table was still printed). */
+int bench_report_close(bench_report *r);
+
+/* Keeps the compiler from optimising `p` away. */
+static inline void bench_escape(const void *p) {
+    __asm__ volatile("" : : "g"(p) : "memory");
+}
+
+#endif
