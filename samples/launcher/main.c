@@ -1,17 +1,34 @@
 /*
- * ona: the launcher. Until the actor core lands it reports what it was built with and which GL
- * renderer it can create, offscreen when no display exists.
+ * ona: the launcher. Runs a game folder (its main.lua spawns the systems) or a single script:
+ *
+ *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
+ *   ona --version
+ *
+ * It is also the reference embedder: everything it does goes through ona/ona.h.
  */
 #include "ona/ona.h"
 
 #include <GL/glew.h>
 #include <SDL.h>
-#include <lua.h>
+#include <errno.h>
 #include <luajit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <uv.h>
+
+static void usage(FILE *to) {
+    fprintf(to, "usage: ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] "
+                "[--stats]\n"
+                "       ona --version\n"
+                "\n"
+                "  <game-folder>  a folder whose main.lua spawns the game's systems\n"
+                "  --headless     no window (the default until the renderer lands)\n"
+                "  --frames N     stop after N frames (default: run until ona.quit())\n"
+                "  --workers N    threads running systems, main included (default: cores)\n"
+                "  --stats        print per-system statistics when the run ends\n");
+}
 
 /* Creates a hidden GL 4.6 (else 4.5) core context and prints its renderer. Uses SDL's offscreen
  * (EGL) driver when no display is set, so it works on a headless CI machine. */
@@ -57,21 +74,146 @@ static int report_gl(void) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: ona [--version]\n");
-            return 0;
-        }
-    }
+static int print_version(void) {
     SDL_version sdl;
     SDL_GetVersion(&sdl);
     printf("ona        %s (%s)\n", ona_version(), ona_build_type());
     printf("LuaJIT     %s\n", LUAJIT_VERSION);
     printf("libuv      %s\n", uv_version_string());
     printf("SDL        %d.%d.%d\n", sdl.major, sdl.minor, sdl.patch);
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--version") == 0)
-            return 0;
     return report_gl();
+}
+
+static bool parse_count(const char *text, long max, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || v < 1 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void print_stats(ona_runtime *rt) {
+    ona_runtime_stats rs;
+    ona_runtime_stats_get(rt, &rs);
+    printf("\n%llu frames, mean %.3f ms, max %.3f ms; %u threads; %llu messages; %llu turns; "
+           "%llu steals\n",
+           (unsigned long long)rs.frames,
+           rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
+           (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
+           (unsigned long long)rs.turns, (unsigned long long)rs.steals);
+    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns",
+           "turn us", "parks", "in", "out", "mailbox hw", "memory KB");
+    ona_system list[256];
+    uint32_t n = ona_runtime_systems(rt, list, 256);
+    for (uint32_t i = 0; i < n && i < 256; i++) {
+        ona_system_stats st;
+        if (ona_runtime_system_stats(rt, list[i], &st) != 0)
+            continue;
+        static const char *const status[] = {"running", "restarting", "stopped"};
+        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f\n", st.name,
+               status[st.status], (unsigned long long)st.turns,
+               st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
+               (unsigned long long)st.parks, (unsigned long long)st.messages_in,
+               (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,
+               (double)st.memory / 1024.0);
+    }
+}
+
+int main(int argc, char **argv) {
+    const char *target = NULL;
+    long frames = 0, workers = 0;
+    bool stats = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            return print_version();
+        } else if (strcmp(a, "--headless") == 0) {
+            /* The only mode until the renderer lands. */
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = true;
+        } else if (strcmp(a, "--frames") == 0 || strcmp(a, "--workers") == 0) {
+            long *dst = a[2] == 'f' ? &frames : &workers;
+            if (i + 1 >= argc || !parse_count(argv[i + 1], a[2] == 'f' ? 1000000000L : 256, dst)) {
+                fprintf(stderr, "ona: %s needs a positive number\n", a);
+                return 2;
+            }
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "ona: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        } else if (!target) {
+            target = a;
+        } else {
+            fprintf(stderr, "ona: only one game folder or script, got '%s' and '%s'\n", target, a);
+            return 2;
+        }
+    }
+    if (!target) {
+        usage(stderr);
+        return 2;
+    }
+
+    /* A folder runs its main.lua with the folder as the script root; a file runs itself with its
+     * folder as the root. */
+    char root[1024], script[1024];
+    struct stat st;
+    if (stat(target, &st) != 0) {
+        fprintf(stderr, "ona: no such game folder or script '%s'\n", target);
+        return 1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(root, sizeof root, "%s", target);
+        snprintf(script, sizeof script, "main.lua");
+        char main_path[2048];
+        snprintf(main_path, sizeof main_path, "%s/main.lua", target);
+        if (stat(main_path, &st) != 0) {
+            fprintf(stderr,
+                    "ona: '%s' has no main.lua. Create one that spawns your systems, e.g.\n"
+                    "  echo 'ona.spawn(\"player.lua\")' > %s/main.lua\n",
+                    target, target);
+            return 1;
+        }
+    } else {
+        const char *slash = strrchr(target, '/');
+        if (slash) {
+            snprintf(root, sizeof root, "%.*s", (int)(slash - target), target);
+            snprintf(script, sizeof script, "%s", slash + 1);
+        } else {
+            snprintf(root, sizeof root, ".");
+            snprintf(script, sizeof script, "%s", target);
+        }
+    }
+
+    const char *roots[] = {root, NULL};
+    ona_runtime_desc desc = {.threads = (uint32_t)workers, .script_roots = roots};
+    ona_runtime *rt;
+    int rc = ona_runtime_create(&desc, &rt);
+    if (rc) {
+        fprintf(stderr, "ona: cannot create the runtime: %s\n", ona_strerror(rc));
+        return 1;
+    }
+    ona_spawn_desc main_desc = {.script = script, .name = "main"};
+    ona_system main_system;
+    rc = ona_runtime_spawn(rt, &main_desc, &main_system);
+    if (rc) {
+        fprintf(stderr, "ona: %s/%s did not start (%s); fix the error above and run again\n",
+                root, script, ona_strerror(rc));
+        ona_runtime_destroy(rt);
+        return 1;
+    }
+    rc = ona_runtime_run(rt, (uint64_t)frames, 0);
+    if (stats)
+        print_stats(rt);
+    ona_runtime_destroy(rt);
+    if (rc) {
+        fprintf(stderr, "ona: %s\n", ona_strerror(rc));
+        return 1;
+    }
+    return 0;
 }

@@ -143,5 +143,7 @@ ONA_API void ona_set_allocator(const ona_allocator *allocator);
 #endif
 
 #include "ona/string.h"
+#include "ona/message.h"
+#include "ona/runtime.h"
 
 #endif /* ONA_ONA_H */

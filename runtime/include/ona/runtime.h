@@ -1,0 +1,202 @@
+/*
+ * ona/runtime.h: creating a runtime, spawning systems, sending messages, running frames.
+ *
+ * A runtime owns its systems. Each frame every live system gets one turn; Lua systems run their
+ * turn in a coroutine that may park in ona.receive()/ona.send() and resume when a message (or
+ * mailbox space) arrives. Turns run on N-1 worker threads plus the thread that calls
+ * ona_runtime_step() (the "main thread": the thread that created the runtime).
+ *
+ * Threads:
+ *  - ona_runtime_* functions are main-thread only and must not be called from inside a system's
+ *    callback (use the ona_ctx_* functions there), except the ones marked "any thread".
+ *  - ona_ctx_* functions are valid only inside a native system's callback, on the thread running
+ *    it, with the ctx it was given.
+ *
+ * Handles: an ona_system is a generation-checked id; 0 is never valid. A handle to a killed or
+ * replaced system is stale: functions return ONA_ESTALE for it, never crash.
+ */
+#ifndef ONA_RUNTIME_H
+#define ONA_RUNTIME_H
+
+#include "ona/message.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ona_runtime ona_runtime;
+typedef struct ona_ctx ona_ctx;
+
+typedef struct ona_system {
+    uint32_t id;
+} ona_system;
+
+/* What happens to a system whose callback raised a Lua error or returned an error code. */
+typedef enum ona_failure_policy {
+    ONA_POLICY_DEFAULT = 0, /* the runtime's default_policy (RESTART unless set) */
+    ONA_POLICY_RESTART,     /* fresh state, init again, after a backoff; stop past the limit */
+    ONA_POLICY_STOP,        /* stop: no more turns; messages to it are refused with ONA_EDEAD */
+} ona_failure_policy;
+
+typedef enum ona_system_status {
+    ONA_SYSTEM_RUNNING = 0,
+    ONA_SYSTEM_RESTARTING, /* failed; waiting out its backoff */
+    ONA_SYSTEM_STOPPED,    /* failed past its policy, or returned from a one-shot script */
+} ona_system_status;
+
+/* Every field's 0 means "the default". */
+typedef struct ona_runtime_desc {
+    uint32_t threads;          /* threads running turns, main included; 0 = CPU cores; 1 = main only */
+    uint32_t max_systems;      /* 0 = 4096; at most 65535 */
+    uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two) */
+    size_t memory_cap;         /* default cap of each Lua system's heap in bytes; 0 = none */
+    /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
+    const char *const *script_roots;
+    ona_failure_policy default_policy; /* 0 = RESTART */
+    uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
+    uint32_t restart_backoff_frames;   /* frames before the first restart, doubling; 0 = 1 */
+} ona_runtime_desc;
+
+/* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
+ * optionally exit(state) and reload(state). A script that returns nothing runs once (its chunk
+ * is its whole life) and is then stopped, which is how a game's main.lua spawns its systems. */
+typedef struct ona_spawn_desc {
+    const char *script;        /* path, absolute or relative to a script root; required */
+    const char *name;          /* NULL = the script's file name without ".lua" */
+    ona_message *args;         /* moved into init's second argument (as a table of the values);
+                                  may be NULL; may not hold buffers (restarts replay it) */
+    uint32_t mailbox_capacity; /* 0 = the runtime's */
+    size_t memory_cap;         /* 0 = the runtime's */
+    ona_failure_policy policy;
+    uint32_t restart_limit; /* 0 = the runtime's */
+} ona_spawn_desc;
+
+/* A native system: C callbacks and `size` bytes of zeroed state owned by the runtime. A native
+ * turn cannot wait: it uses ona_ctx_try_send / ona_ctx_try_receive. A callback returning nonzero
+ * is a failure handled by the policy, like a Lua error. */
+typedef struct ona_system_desc {
+    const char *name; /* required */
+    size_t size;
+    int (*init)(ona_ctx *ctx, void *state);                 /* optional, first turn */
+    int (*process)(ona_ctx *ctx, void *state, double dt);   /* once per frame */
+    void (*exit)(ona_ctx *ctx, void *state);                /* optional, on kill/destroy */
+    void *user;                                             /* ona_ctx_user() */
+    uint32_t mailbox_capacity;
+    ona_failure_policy policy;
+    uint32_t restart_limit;
+} ona_system_desc;
+
+typedef struct ona_system_stats {
+    ona_system handle;
+    char name[64];
+    ona_system_status status;
+    bool native;
+    uint32_t spawn_order;
+    uint64_t turns;          /* turns completed */
+    uint64_t turn_ns_total;  /* time spent running (not parked) */
+    uint64_t last_turn_ns;
+    uint64_t max_turn_ns;
+    uint64_t parks;          /* times a turn waited in receive or send */
+    uint64_t messages_in;    /* messages taken from its mailbox */
+    uint64_t messages_out;   /* messages it put into mailboxes */
+    uint32_t mailbox_size;
+    uint32_t mailbox_capacity;
+    uint32_t mailbox_high_water;
+    uint64_t mailbox_full; /* sends refused or parked because it was full */
+    size_t memory;         /* Lua heap bytes now (0 for native) */
+    size_t memory_peak;
+    size_t memory_cap; /* 0 = none */
+    uint32_t restarts;
+    uint32_t errors;
+} ona_system_stats;
+
+typedef struct ona_runtime_stats {
+    uint64_t frames;
+    uint64_t last_frame_ns;
+    uint64_t max_frame_ns;
+    uint64_t total_frame_ns;
+    uint32_t threads;
+    uint32_t systems; /* live (running or restarting) */
+    uint64_t messages;  /* delivered into mailboxes since creation */
+    uint64_t turns;
+    uint64_t steals;    /* turns a thread took from another thread's queue */
+    uint64_t deadlocks; /* cycles of blocked senders broken */
+} ona_runtime_stats;
+
+/* --- The runtime ----------------------------------------------------------------------------- */
+
+/* Creates a runtime and its worker threads (named "ona-worker-N"). `desc` may be NULL. The
+ * calling thread becomes its main thread. Errors: ONA_EINVAL, ONA_ENOMEM, ONA_ETHREAD (a thread
+ * could not be started). */
+ONA_API int ona_runtime_create(const ona_runtime_desc *desc, ona_runtime **out);
+
+/* Calls exit() on every live system (spawn order), stops the workers, frees everything. */
+ONA_API void ona_runtime_destroy(ona_runtime *rt);
+
+/* Spawns a Lua system: loads and runs the script's chunk now (errors are returned, with the
+ * file:line logged); init runs in its first turn, in the next frame. Errors: ONA_EINVAL,
+ * ONA_ENOENT (no such script), ONA_ESCRIPT (does not compile or its chunk raised), ONA_ELIMIT
+ * (max_systems), ONA_ENOMEM. On error `desc->args` is still released. */
+ONA_API int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
+
+/* Spawns a native system; init runs in its first turn. Errors as ona_runtime_spawn. */
+ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc,
+                                     ona_system *out);
+
+/* Kills a system at the end of the current frame (now, between frames): exit() runs, queued
+ * messages are released, senders waiting on it fail with ONA_EDEAD. Errors: ONA_ESTALE. */
+ONA_API int ona_runtime_kill(ona_runtime *rt, ona_system system);
+
+/* Finds a live system by name. Any thread. Errors: ONA_ENOENT, ONA_EINVAL. */
+ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out);
+
+/* Sends a message from outside any system (sender 0). Never waits. On success *m is moved (left
+ * empty); on error it is untouched. Errors: ONA_ESTALE, ONA_EDEAD, ONA_EFULL, ONA_EINVAL. */
+ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
+
+/* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
+ * Returns 0, or ONA_EINVAL / ONA_ETHREAD for misuse. Script errors do not fail a step. */
+ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
+
+/* Steps frames until a system calls ona.quit() (or ona_ctx_quit), or `max_frames` frames have
+ * run (0 = no limit). dt is measured wall time, or `fixed_dt` when it is > 0. */
+ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
+
+/* True once a system asked to quit. Any thread. */
+ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
+/* Asks the runtime to quit after the current frame. Any thread. */
+ONA_API void ona_runtime_quit(ona_runtime *rt);
+
+ONA_API int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out);
+/* Errors: ONA_ESTALE. */
+ONA_API int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out);
+/* Writes up to `max` live systems in spawn order; returns how many there are in all. */
+ONA_API uint32_t ona_runtime_systems(ona_runtime *rt, ona_system *out, uint32_t max);
+
+/* --- Inside a native system's callback ------------------------------------------------------- */
+
+ONA_API ona_system ona_ctx_self(ona_ctx *ctx);
+ONA_API ona_runtime *ona_ctx_runtime(ona_ctx *ctx);
+ONA_API void *ona_ctx_user(ona_ctx *ctx);
+/* The frame number (first frame is 1). */
+ONA_API uint64_t ona_ctx_frame(ona_ctx *ctx);
+
+/* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD. */
+ONA_API int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m);
+
+/* Takes the next message from this system's mailbox. *out is borrowed: valid until the next
+ * receive or the end of the callback (read it with ona_message_reader; take buffers with
+ * ona_message_take_buffer). Errors: ONA_EEMPTY. */
+ONA_API int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out);
+
+/* Spawns, looks up, kills, quits: as the ona_runtime_* functions, from inside a system. */
+ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *out);
+ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
+ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
+ONA_API void ona_ctx_quit(ona_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONA_RUNTIME_H */

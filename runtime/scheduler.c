@@ -1,0 +1,505 @@
+/*
+ * scheduler.c: threads, run queues, sleeping, and the frame's end at quiescence.
+ *
+ * Design note.
+ *  - Threads. N threads run turns: N-1 workers (uv_thread_create_ex, named "ona-worker-N") plus
+ *    the main thread while it is inside ona_runtime_step. Worker 0 is main.
+ *  - Work. A frame's new turns are known when it starts, so they go into one array, the frame
+ *    list, in spawn order; threads claim entries with a CAS on a cursor (lock-free, no per-queue
+ *    pushes). Work that appears during the frame (a parked system woken by a message or by room
+ *    in a mailbox) goes onto the waking thread's own Chase-Lev deque (Lê et al., "Correct and
+ *    Efficient Work-Stealing for Weak Memory Models", with seq_cst operations in place of the
+ *    paper's fences so ThreadSanitizer understands them), where it runs next, LIFO, while the
+ *    sender's data is hot, and idle threads steal it FIFO. A system is in at most one queue at a
+ *    time (its `run` state says so), so a deque never holds more than max_systems entries and
+ *    never grows.
+ *  - Order of looking for work: own deque, frame list, steal.
+ *  - Quiescence. `active` counts systems queued or running. Every transition into the queued
+ *    state increments it before the system becomes visible in a queue, and a thread decrements
+ *    it only after it has finished touching the system, so `active == 0` means no thread can
+ *    make more work: only main may then add some. Main, finding no work and active == 0, hands
+ *    `nil` to every system parked in receive (receive returns nil at quiescence), and once none
+ *    is left breaks cycles of systems parked in send on each other (a deadlock, reported by name;
+ *    their sends fail). When neither applies the frame is over. Systems parked in send on a
+ *    mailbox whose owner finished its turn stay parked into the next frame.
+ *  - Sleep. Idle threads wait on an eventcount (epoch + mutex + condvar): a waiter reads the
+ *    epoch, re-checks for work, then sleeps until the epoch moves. Nothing spins.
+ *  - Tiny frames. Waking a sleeping thread costs microseconds, more than a small frame's whole
+ *    work. So main wakes helpers at frame start only when the last frame's turns took long
+ *    enough to be worth sharing (SHARE_THRESHOLD_NS of work per extra thread), and a thread
+ *    wakes a sleeper mid-frame only when its own deque holds work beyond what it runs next. A
+ *    frame too small to share runs on main alone and costs what a single thread would.
+ */
+#include "system.h"
+
+#include <stdio.h>
+#include <time.h>
+
+enum { SHARE_THRESHOLD_NS = 50000 };
+
+static _Thread_local ona__worker *tls_worker;
+
+ona__worker *ona__current_worker(void) {
+    return tls_worker;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* --- Chase-Lev deque ------------------------------------------------------------------------- */
+
+static int deque_init(ona__deque *d, uint32_t capacity) {
+    long long cap = 2;
+    while (cap < (long long)capacity)
+        cap <<= 1;
+    d->slots = ona__calloc((size_t)cap, sizeof *d->slots);
+    if (!d->slots)
+        return ONA_ENOMEM;
+    d->mask = cap - 1;
+    atomic_init(&d->top, 0);
+    atomic_init(&d->bottom, 0);
+    return 0;
+}
+
+static void deque_push(ona__deque *d, ona__system *sys) {
+    /* relaxed: only the owner writes bottom. */
+    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    /* relaxed: the slot is published by the release store of bottom below. */
+    atomic_store_explicit(&d->slots[b & d->mask], sys, memory_order_relaxed);
+    /* release: a thief that reads bottom sees the slot and the system's queued state. */
+    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
+}
+
+static ona__system *deque_pop(ona__deque *d) {
+    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
+    /* seq_cst: the store of bottom and the load of top must not reorder (the paper's fence). */
+    atomic_store_explicit(&d->bottom, b, memory_order_seq_cst);
+    long long t = atomic_load_explicit(&d->top, memory_order_seq_cst);
+    if (t > b) {
+        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+        return NULL;
+    }
+    ona__system *sys = atomic_load_explicit(&d->slots[b & d->mask], memory_order_relaxed);
+    if (t == b) {
+        /* The last entry: race the thieves for it. seq_cst as in the paper. */
+        if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
+                                                     memory_order_relaxed))
+            sys = NULL;
+        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
+    }
+    return sys;
+}
+
+static ona__system *deque_steal(ona__deque *d) {
+    /* seq_cst: top before bottom, in one total order with deque_pop's operations. */
+    long long t = atomic_load_explicit(&d->top, memory_order_seq_cst);
+    long long b = atomic_load_explicit(&d->bottom, memory_order_seq_cst);
+    if (t >= b)
+        return NULL;
+    ona__system *sys = atomic_load_explicit(&d->slots[t & d->mask], memory_order_relaxed);
+    if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
+                                                 memory_order_relaxed))
+        return NULL; /* lost the race; the caller looks elsewhere or retries */
+    return sys;
+}
+
+static long long deque_size(ona__deque *d) {
+    /* relaxed: a hint for waking helpers and for has_work; never used for correctness. */
+    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
+    long long t = atomic_load_explicit(&d->top, memory_order_relaxed);
+    return b - t;
+}
+
+/* --- Eventcount ------------------------------------------------------------------------------ */
+
+/* Wakes up to `n` sleepers (all when n < 0) after work appeared or the frame state changed. */
+static void notify(ona_runtime *rt, int n) {
+    /* seq_cst: pairs with the sleeper's epoch read + sleepers increment (see wait_for_work). */
+    atomic_fetch_add_explicit(&rt->epoch, 1, memory_order_seq_cst);
+    if (n == 0 || atomic_load_explicit(&rt->sleepers, memory_order_seq_cst) == 0)
+        return;
+    uv_mutex_lock(&rt->sleep_lock);
+    if (n < 0)
+        uv_cond_broadcast(&rt->sleep_cond);
+    else
+        for (int i = 0; i < n; i++)
+            uv_cond_signal(&rt->sleep_cond);
+    uv_mutex_unlock(&rt->sleep_lock);
+}
+
+static bool has_work(ona_runtime *rt) {
+    /* acquire: pairs with the release publication of frame list entries. */
+    if (atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed) <
+        atomic_load_explicit(&rt->frame_list_count, memory_order_acquire))
+        return true;
+    for (uint32_t i = 0; i < rt->thread_count; i++)
+        if (deque_size(&rt->workers[i].deque) > 0)
+            return true;
+    return false;
+}
+
+static void wait_for_work(ona_runtime *rt, ona__worker *w) {
+    unsigned epoch = atomic_load_explicit(&rt->epoch, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&rt->sleepers, 1, memory_order_seq_cst);
+    bool ready = atomic_load_explicit(&rt->stopping, memory_order_acquire) ||
+                 (atomic_load_explicit(&rt->frame_running, memory_order_acquire) &&
+                  (has_work(rt) ||
+                   (w->index == 0 && atomic_load_explicit(&rt->active, memory_order_acquire) == 0)));
+    if (!ready) {
+        uv_mutex_lock(&rt->sleep_lock);
+        while (atomic_load_explicit(&rt->epoch, memory_order_seq_cst) == epoch &&
+               !atomic_load_explicit(&rt->stopping, memory_order_acquire))
+            uv_cond_wait(&rt->sleep_cond, &rt->sleep_lock);
+        uv_mutex_unlock(&rt->sleep_lock);
+    }
+    atomic_fetch_sub_explicit(&rt->sleepers, 1, memory_order_seq_cst);
+}
+
+/* --- Queues ---------------------------------------------------------------------------------- */
+
+static ona__system *claim_frame_list(ona_runtime *rt) {
+    /* relaxed: the claim itself; the entry was published by the acquire-read count. */
+    unsigned long long c = atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed);
+    while (c < atomic_load_explicit(&rt->frame_list_count, memory_order_acquire)) {
+        if (atomic_compare_exchange_weak_explicit(&rt->frame_list_cursor, &c, c + 1,
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return rt->frame_list[c % rt->frame_list_cap];
+    }
+    return NULL;
+}
+
+/* Main only: appends a system to the frame list. `active` must already count it. Unclaimed
+ * entries never exceed the capacity: a frame queues each system at most three times (its turn,
+ * a nil at quiescence, a failed send in a deadlock) and starts with every entry claimed. */
+static void frame_list_append(ona_runtime *rt, ona__system *sys) {
+    unsigned long long n = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
+    ONA_ASSERT(n - atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed) <
+               rt->frame_list_cap);
+    rt->frame_list[n % rt->frame_list_cap] = sys;
+    /* release: threads that see the new count see the entry and the system's queued state. */
+    atomic_store_explicit(&rt->frame_list_count, n + 1, memory_order_release);
+}
+
+static ona__system *find_work(ona_runtime *rt, ona__worker *w) {
+    ona__system *sys = deque_pop(&w->deque);
+    if (sys)
+        return sys;
+    sys = claim_frame_list(rt);
+    if (sys)
+        return sys;
+    uint32_t n = rt->thread_count;
+    if (n < 2)
+        return NULL;
+    /* xorshift: where to start stealing, so thieves spread over victims. */
+    w->rng ^= w->rng << 13;
+    w->rng ^= w->rng >> 17;
+    w->rng ^= w->rng << 5;
+    uint32_t start = w->rng % n;
+    for (uint32_t i = 0; i < n; i++) {
+        ona__worker *victim = &rt->workers[(start + i) % n];
+        if (victim == w)
+            continue;
+        sys = deque_steal(&victim->deque);
+        if (sys) {
+            w->steals++;
+            return sys;
+        }
+    }
+    return NULL;
+}
+
+static void run_system(ona_runtime *rt, ona__worker *w, ona__system *sys) {
+    /* relaxed: we own the system (taken from a queue, which synchronised with its queuer). */
+    ONA_ASSERT(atomic_load_explicit(&sys->run, memory_order_relaxed) == RUN_QUEUED);
+    atomic_store_explicit(&sys->run, RUN_RUNNING, memory_order_relaxed);
+    uint64_t t0 = now_ns();
+    ona__system_run_turn(sys, w);
+    w->busy_ns += now_ns() - t0;
+    /* acq_rel: our work on the system happens before main's quiescence handling. */
+    if (atomic_fetch_sub_explicit(&rt->active, 1, memory_order_acq_rel) == 1)
+        notify(rt, -1);
+}
+
+bool ona__scheduler_wake(ona_runtime *rt, ona__system *sys, int expected, int resume) {
+    int exp = expected;
+    /* acq_rel: acquire the parker's writes (its Lua state); release nothing yet. */
+    if (!atomic_compare_exchange_strong_explicit(&sys->run, &exp, RUN_QUEUED,
+                                                 memory_order_acq_rel, memory_order_relaxed))
+        return false;
+    sys->resume = resume;
+    if (tls_worker)
+        /* relaxed: the waker is itself counted in `active` (it is running), so the count cannot
+         * reach zero before this increment; ordering to main comes from the waker's decrement. */
+        atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
+    ona__worker *w = tls_worker;
+    if (!w)
+        return true; /* main between frames: queue_frame picks up RUN_QUEUED systems */
+    deque_push(&w->deque, sys);
+    if (deque_size(&w->deque) >= 2)
+        notify(rt, 1);
+    return true;
+}
+
+void ona__scheduler_after_push(ona_runtime *rt, ona__system *receiver) {
+    /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&receiver->run, memory_order_relaxed) == RUN_PARKED_RECV)
+        ona__scheduler_wake(rt, receiver, RUN_PARKED_RECV, RESUME_RECV);
+}
+
+void ona__scheduler_after_pop(ona_runtime *rt, ona__system *receiver) {
+    /* seq_cst: Dekker with the parking sender (register, store PARKED, fence, check room). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&receiver->waiter_count, memory_order_relaxed) == 0)
+        return;
+    ona__system *sender = ona__system_waiters_pop(receiver);
+    if (sender)
+        ona__scheduler_wake(rt, sender, RUN_PARKED_SEND, RESUME_SEND);
+}
+
+/* --- Threads --------------------------------------------------------------------------------- */
+
+static void worker_main(void *arg) {
+    ona__worker *w = arg;
+    ona_runtime *rt = w->rt;
+    tls_worker = w;
+    while (!atomic_load_explicit(&rt->stopping, memory_order_acquire)) {
+        ona__system *sys = NULL;
+        if (atomic_load_explicit(&rt->frame_running, memory_order_acquire))
+            sys = find_work(rt, w);
+        if (sys)
+            run_system(rt, w, sys);
+        else
+            wait_for_work(rt, w);
+    }
+    tls_worker = NULL;
+}
+
+static void worker_entry(void *arg) {
+    ona__worker *w = arg;
+    char name[16];
+    snprintf(name, sizeof name, "ona-worker-%u", w->index);
+    pthread_setname_np(pthread_self(), name);
+    worker_main(arg);
+}
+
+int ona__scheduler_start(ona_runtime *rt) {
+    uint32_t n = rt->desc.threads;
+    rt->workers = ona__calloc(n, sizeof *rt->workers);
+    rt->frame_list_cap = 3 * rt->desc.max_systems + 16;
+    rt->frame_list = ona__calloc(rt->frame_list_cap, sizeof *rt->frame_list);
+    if (!rt->workers || !rt->frame_list)
+        return ONA_ENOMEM;
+    atomic_init(&rt->frame_list_count, 0);
+    atomic_init(&rt->frame_list_cursor, 0);
+    atomic_init(&rt->active, 0);
+    atomic_init(&rt->frame_running, false);
+    atomic_init(&rt->stopping, false);
+    atomic_init(&rt->epoch, 0);
+    atomic_init(&rt->sleepers, 0);
+    if (uv_mutex_init(&rt->sleep_lock) || uv_cond_init(&rt->sleep_cond))
+        return ONA_ENOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        ona__worker *w = &rt->workers[i];
+        w->rt = rt;
+        w->index = i;
+        w->rng = 2463534242u + i * 7919u;
+        if (deque_init(&w->deque, rt->desc.max_systems))
+            return ONA_ENOMEM;
+    }
+    rt->thread_count = 1;
+    for (uint32_t i = 1; i < n; i++) {
+        uv_thread_options_t opts = {UV_THREAD_HAS_STACK_SIZE, 1u << 20};
+        if (uv_thread_create_ex(&rt->workers[i].thread, &opts, worker_entry, &rt->workers[i]))
+            return ONA_ETHREAD;
+        rt->thread_count = i + 1;
+    }
+    rt->thread_count = n;
+    return 0;
+}
+
+void ona__scheduler_stop(ona_runtime *rt) {
+    if (!rt->workers)
+        return;
+    atomic_store_explicit(&rt->stopping, true, memory_order_release);
+    notify(rt, -1);
+    for (uint32_t i = 1; i < rt->thread_count; i++)
+        uv_thread_join(&rt->workers[i].thread);
+    for (uint32_t i = 0; i < rt->desc.threads; i++)
+        ona__free(rt->workers[i].deque.slots);
+    ona__free(rt->workers);
+    rt->workers = NULL;
+    ona__free(rt->frame_list);
+    rt->frame_list = NULL;
+    uv_mutex_destroy(&rt->sleep_lock);
+    uv_cond_destroy(&rt->sleep_cond);
+}
+
+/* --- Quiescence ------------------------------------------------------------------------------ */
+
+/* Hands nil to every system parked in receive. Returns how many were queued. */
+static uint32_t release_receivers(ona_runtime *rt) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < rt->system_count; i++) {
+        ona__system *sys = rt->systems[i];
+        int expected = RUN_PARKED_RECV;
+        /* acq_rel: take ownership from the parker. */
+        if (atomic_compare_exchange_strong_explicit(&sys->run, &expected, RUN_QUEUED,
+                                                    memory_order_acq_rel, memory_order_relaxed)) {
+            sys->resume = RESUME_NIL;
+            atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
+            frame_list_append(rt, sys);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Finds cycles of systems parked in send on each other and fails their sends. Returns how many
+ * systems were queued. Each parked sender has one outgoing edge (its target), so following
+ * edges from each unvisited system finds every cycle once. */
+static uint32_t break_deadlocks(ona_runtime *rt) {
+    uint32_t queued = 0;
+    for (uint32_t i = 0; i < rt->system_count; i++)
+        rt->systems[i]->deadlock_mark = 0;
+    for (uint32_t i = 0; i < rt->system_count; i++) {
+        ona__system *start = rt->systems[i];
+        uint32_t walk = i + 1;
+        ona__system *s = start;
+        while (s && s->deadlock_mark == 0 &&
+               atomic_load_explicit(&s->run, memory_order_acquire) == RUN_PARKED_SEND) {
+            s->deadlock_mark = walk;
+            s = ona__runtime_resolve(rt, s->send_target);
+        }
+        if (!s || s->deadlock_mark != walk)
+            continue; /* reached a running, idle or earlier-visited system: no new cycle */
+        /* s is on a cycle found in this walk: describe it, then fail every member's send. */
+        char text[256];
+        size_t len = 0;
+        ona__system *c = s;
+        do {
+            int w = snprintf(text + len, sizeof text - len, "%s -> ", c->name);
+            if (w > 0)
+                len = ONA_MIN(sizeof text - 1, len + (size_t)w);
+            c = ona__runtime_resolve(rt, c->send_target);
+        } while (c && c != s);
+        snprintf(text + len, sizeof text - len, "%s", s->name);
+        ona_log(ONA_LOG_ERROR, "scheduler",
+                "deadlock: %s (each waits to send to the next, whose mailbox is full); their "
+                "sends fail",
+                text);
+        rt->deadlocks++;
+        c = s;
+        do {
+            ona__system *next = ona__runtime_resolve(rt, c->send_target);
+            snprintf(c->wait_error, sizeof c->wait_error,
+                     "%s (each waits to send to the next, whose mailbox is full)", text);
+            if (next)
+                ona__system_waiters_remove(next, c);
+            int expected = RUN_PARKED_SEND;
+            if (atomic_compare_exchange_strong_explicit(&c->run, &expected, RUN_QUEUED,
+                                                        memory_order_acq_rel,
+                                                        memory_order_relaxed)) {
+                c->resume = RESUME_DEADLOCK;
+                atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
+                frame_list_append(rt, c);
+                queued++;
+            }
+            c = next;
+        } while (c && c != s);
+    }
+    return queued;
+}
+
+/* --- The frame ------------------------------------------------------------------------------- */
+
+/* Queues every system that gets a turn this frame, in spawn order, and publishes them.
+ * `active` is set before the entries become visible: a thread still looking for work from the
+ * last frame may claim one at once. */
+static uint32_t queue_frame(ona_runtime *rt) {
+    unsigned long long base = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < rt->system_count; i++) {
+        ona__system *sys = rt->systems[i];
+        sys->nil_this_frame = false;
+        if (sys->status != ONA_SYSTEM_RUNNING || sys->one_shot)
+            continue;
+        int run = atomic_load_explicit(&sys->run, memory_order_relaxed);
+        if (run == RUN_IDLE) {
+            if (!sys->turn_active) {
+                sys->resume = RESUME_START;
+                sys->turn_active = true;
+            }
+            /* else: resume was set to RESUME_CONTINUE when the turn yielded. */
+        } else if (run == RUN_PARKED_SEND) {
+            ona__system *target = ona__runtime_resolve(rt, sys->send_target);
+            bool alive = target && target->status != ONA_SYSTEM_STOPPED;
+            if (alive && ona__mailbox_is_full(target->mailbox))
+                continue; /* still waiting for room */
+            if (target)
+                ona__system_waiters_remove(target, sys);
+            sys->resume = alive ? RESUME_SEND : RESUME_SEND_DEAD;
+        } else {
+            /* Woken between frames (its resume is set); nothing else is possible here. */
+            ONA_ASSERT(run == RUN_QUEUED);
+        }
+        atomic_store_explicit(&sys->run, RUN_QUEUED, memory_order_relaxed);
+        rt->frame_list[(base + n) % rt->frame_list_cap] = sys;
+        n++;
+    }
+    /* relaxed: published by the release store of the count below. */
+    atomic_store_explicit(&rt->active, (int)n, memory_order_relaxed);
+    /* release: threads that see the count see the entries, their queued state and `active`. */
+    atomic_store_explicit(&rt->frame_list_count, base + n, memory_order_release);
+    return n;
+}
+
+void ona__scheduler_run_frame(ona_runtime *rt) {
+    ona__worker *w = &rt->workers[0];
+    tls_worker = w;
+    for (uint32_t i = 0; i < rt->thread_count; i++)
+        rt->workers[i].busy_ns = 0;
+    uint32_t n = queue_frame(rt);
+    atomic_store_explicit(&rt->frame_running, true, memory_order_release);
+
+/* Wake helpers only when last frame's work was worth sharing (see the file note). */
+    uint32_t helpers = rt->thread_count - 1;
+    if (rt->frame > 1) {
+        uint64_t worth = rt->last_busy_ns / SHARE_THRESHOLD_NS;
+        if (worth < helpers)
+            helpers = (uint32_t)worth;
+    }
+    if (n < 2)
+        helpers = 0;
+    else if (helpers > n - 1)
+        helpers = n - 1;
+    notify(rt, (int)helpers);
+
+    for (;;) {
+        ona__system *sys = find_work(rt, w);
+        if (sys) {
+            run_system(rt, w, sys);
+            continue;
+        }
+        if (atomic_load_explicit(&rt->active, memory_order_acquire) == 0) {
+            uint32_t woken = release_receivers(rt);
+            if (woken == 0)
+                woken = break_deadlocks(rt);
+            if (woken == 0)
+                break;
+            if (woken > 1)
+                notify(rt, (int)ONA_MIN(woken - 1, rt->thread_count - 1));
+            continue;
+        }
+        wait_for_work(rt, w);
+    }
+    atomic_store_explicit(&rt->frame_running, false, memory_order_release);
+    uint64_t busy = 0;
+    for (uint32_t i = 0; i < rt->thread_count; i++)
+        busy += rt->workers[i].busy_ns;
+    rt->last_busy_ns = busy;
+    tls_worker = NULL;
+}

@@ -1,0 +1,54 @@
+-- prelude.lua: runs first in every Lua system's state, before the system's own script.
+--
+-- It receives the `ona` module table, the raw C functions that need a Lua wrapper, and the
+-- package.path built from the runtime's script roots. It returns the turn trampoline the
+-- scheduler resumes for each new turn.
+local ona, raw, path = ...
+
+local error, select = error, select
+
+-- require() searches the project's script roots only: no C modules, no system paths.
+package.path = path
+package.cpath = ""
+package.loadlib = nil
+local loaders = package.loaders
+for i = #loaders, 3, -1 do
+  loaders[i] = nil
+end
+
+-- ona.send(to, ...) waits while the target's mailbox is full. The C side yields the turn and is
+-- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
+-- or the wait is part of a deadlock); the error is raised here, at the caller's line.
+local send_raw = raw.send
+function ona.send(to, ...)
+  local ok, err = send_raw(to, ...)
+  if not ok then
+    error(err, 2)
+  end
+  return true
+end
+
+-- for from, a, b in ona.messages() do ... end
+-- Receives until the frame reaches quiescence (ona.receive() returns nil).
+local receive = ona.receive
+local function next_message()
+  return receive()
+end
+function ona.messages()
+  return next_message
+end
+
+-- The turn trampoline: the first turn calls init(state, args), every turn calls
+-- process(state, events, dt).
+return function(module, state, events, dt, init, args)
+  if init then
+    local f = module.init
+    if f then
+      f(state, args)
+    end
+  end
+  local process = module.process
+  if process then
+    process(state, events, dt)
+  end
+end

@@ -1,0 +1,6 @@
+-- This file does not compile (on purpose).
+return {
+  process = function(state)
+    local x = = 1
+  end,
+}
