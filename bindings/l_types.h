@@ -19,6 +19,9 @@ typedef struct l_buffer {
 
 /* Registers both metatables in L's registry. Called once per lua_State, before any push. */
 void ona__lua_register_types(lua_State *L);
+/* Added: the halves of ona__lua_register_types, one per file (l_string.c, l_buffer.c). */
+void ona__lua_register_string(lua_State *L);
+void ona__lua_register_buffer(lua_State *L);
 
 /* Pushes a new ona.String userdata that takes over `*s` (which is reset to empty). */
 void ona__lua_push_string(lua_State *L, ona_string *s);

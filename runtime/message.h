@@ -33,6 +33,11 @@ enum {
     ONA__MESSAGE_OWNS_BUFFERS = 1u << 0,
     /* The bytes hold string or buffer references (release must walk them). */
     ONA__MESSAGE_HAS_REFS = 1u << 1,
+    /* Added by the codec: the bytes hold buffers that the sender's Lua handles still own
+     * (encoded, not yet committed). A message never mixes these with buffers it owns: the C
+     * writer refuses a buffer into such a message, and the Lua encoder refuses a buffer into a
+     * message that already owns some. Commit clears it and sets ONA__MESSAGE_OWNS_BUFFERS. */
+    ONA__MESSAGE_LENT_BUFFERS = 1u << 2,
 };
 
 /* Appends the Lua values at stack slots first..last (absolute indices, may be an empty range)
@@ -54,6 +59,63 @@ int ona__message_decode_lua(ona_message *m, lua_State *L, char *err, size_t errs
  * side. Returns the number of values pushed or ONA_EDECODE (nothing pushed). */
 int ona__message_decode_bytes_lua(const void *bytes, size_t size, lua_State *L, char *err,
                                   size_t errsize);
+
+/* --- The byte format, shared by message.c and message_lua.c ---------------------------------
+ * Added by the codec; message.c's opening comment describes the format. */
+
+enum {
+    ONA__TAG_NIL = 1,
+    ONA__TAG_FALSE = 2,
+    ONA__TAG_TRUE = 3,
+    ONA__TAG_NUMBER = 4,       /* double, 8 bytes */
+    ONA__TAG_STRING = 5,       /* u32 length, bytes, NUL */
+    ONA__TAG_SHORT_STRING = 6, /* an inline ona_string: u8 length (<= 23), bytes */
+    ONA__TAG_STRING_REF = 7,   /* a heap ona_string: heap pointer, u64 length (trusted only) */
+    ONA__TAG_BUFFER_REF = 8,   /* an ona_buffer pointer (trusted only) */
+    ONA__TAG_TABLE = 9,        /* u32 array size, u32 hash size, pairs, END */
+    ONA__TAG_END = 10,         /* end of a table */
+};
+
+/* One decoded token. Pointers point into the bytes (`str`) or are the stored references. */
+typedef struct ona__token {
+    uint8_t tag;
+    uint32_t offset; /* of the tag byte */
+    uint32_t slot;   /* reference tags: offset of the stored pointer (cleared to NULL when moved) */
+    union {
+        double number;
+        struct {
+            const char *bytes;
+            uint32_t size;
+        } str; /* STRING, SHORT_STRING */
+        struct {
+            struct ona__string_heap *heap; /* NULL once moved out */
+            uint64_t size;
+        } ref; /* STRING_REF */
+        ona_buffer *buffer; /* BUFFER_REF; NULL once moved out */
+        struct {
+            uint32_t array_size;
+            uint32_t hash_size;
+        } table;
+    } as;
+} ona__token;
+
+/* Reads the token at *offset into *t and advances *offset past it. Checks only what one token
+ * can check: the tag, that its fields fit in `size`, the NUL after a string, the short string
+ * length. Never reads at or past `size`. Returns 0 or ONA_EDECODE. */
+int ona__message_token(const uint8_t *bytes, uint32_t size, uint32_t *offset, ona__token *t);
+
+/* Checks that `size` bytes are a well-formed message body: every token, keys of allowed types
+ * (no NaN), tables balanced, nested at most ONA_MESSAGE_MAX_DEPTH deep, with size hints that add
+ * up to their pairs. Reference tags are refused unless `allow_refs`. Sets *count to the number
+ * of top-level values and *buffers (may be NULL) to the number of buffer references not yet
+ * moved out. Returns 0, or ONA_EDECODE with a reason in err (which may be NULL). */
+int ona__message_check(const uint8_t *bytes, size_t size, bool allow_refs, uint32_t *count,
+                       uint32_t *buffers, char *err, size_t errsize);
+
+/* Writes a reference to a buffer that the message does not own: the sender's handle keeps it
+ * until ona__message_commit_moves. Sets ONA__MESSAGE_LENT_BUFFERS. Errors as the writer's, and
+ * ONA_EINVAL when the message already owns buffers. */
+int ona__message_write_buffer_lent(ona_message_writer *w, ona_buffer *buffer);
 
 /* The encoded bytes of a message. */
 static inline uint8_t *ona__message_bytes(ona_message *m) {

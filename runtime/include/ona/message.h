@@ -86,6 +86,12 @@ typedef struct ona_message_writer {
     uint32_t depth;
     uint32_t open[ONA_MESSAGE_MAX_DEPTH];   /* byte offset of each open table's header */
     uint32_t items[ONA_MESSAGE_MAX_DEPTH];  /* keys and values written into each open table */
+    /* Private: the leading keys 1..n of each open table (its array size hint), and where
+     * ona_message_writer_begin found the message, for the rollback on error. */
+    uint32_t array_[ONA_MESSAGE_MAX_DEPTH];
+    uint32_t start_size_;
+    uint32_t start_count_;
+    uint32_t start_flags_;
 } ona_message_writer;
 
 /* Starts appending to `m` (which keeps what it already holds). */
@@ -132,7 +138,9 @@ typedef struct ona_value {
             const char *bytes; /* NUL-terminated */
             size_t size;
         } string;
-        const ona_string *ona_string; /* copy it (ona_string_copy) to keep it */
+        /* Copy it (ona_string_copy) to keep it. It points into the reader, so it is valid only
+         * until the next ona_message_read. */
+        const ona_string *ona_string;
         ona_buffer *buffer;           /* take it with ona_message_take_buffer to keep it */
         struct {
             uint32_t array_size; /* hint: keys 1..n come first */
@@ -146,14 +154,21 @@ typedef struct ona_message_reader {
     uint32_t offset;
     uint32_t depth;
     int error;
+    /* Private: offset + 1 of the pointer of the buffer the last read returned (0: none), and
+     * the string that ONA_VALUE_ONA_STRING values point at (the bytes hold no ona_string
+     * struct: a short string is stored as its bytes, a heap one as its block pointer). */
+    uint32_t buffer_slot_;
+    ona_string scratch_;
 } ona_message_reader;
 
 ONA_API void ona_message_reader_begin(ona_message_reader *r, ona_message *m);
 /* Reads the next token into *out. Returns 0 (out->type is ONA_VALUE_END after the last one) or
- * ONA_EDECODE for malformed bytes. */
+ * ONA_EDECODE for malformed bytes. A string or buffer that was already moved out of the message
+ * (by ona_message_take_buffer or by decoding it into Lua) reads as ONA_VALUE_NIL. */
 ONA_API int ona_message_read(ona_message_reader *r, ona_value *out);
 /* Takes ownership of the buffer the reader last returned; the message no longer frees it.
- * Returns NULL when the last token was not a buffer or it was already taken. */
+ * Returns NULL when the last token was not a buffer or it was already taken, or when the message
+ * does not own its buffers (encoded from Lua and not yet sent: the sender's handles own them). */
 ONA_API ona_buffer *ona_message_take_buffer(ona_message_reader *r);
 
 /* Checks that `size` arbitrary bytes form a well-formed message body with no string or buffer
