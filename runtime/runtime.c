@@ -35,14 +35,6 @@ static bool on_main_thread(ona_runtime *rt) {
 
 /* --- Creation -------------------------------------------------------------------------------- */
 
-static char *dup_string(const char *s) {
-    size_t n = strlen(s);
-    char *d = ona__malloc(n + 1);
-    if (d)
-        memcpy(d, s, n + 1);
-    return d;
-}
-
 static int copy_roots(ona_runtime *rt, const char *const *roots) {
     static const char *const default_roots[] = {".", NULL};
     if (!roots || !roots[0])

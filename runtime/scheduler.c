@@ -395,8 +395,10 @@ static uint32_t break_deadlocks(ona_runtime *rt) {
         c = s;
         do {
             ona__system *next = ona__runtime_resolve(rt, c->send_target);
+            /* The cycle text is cut to fit; the full one is in the log above. */
+            int cut = (int)sizeof c->wait_error - 64;
             snprintf(c->wait_error, sizeof c->wait_error,
-                     "%s (each waits to send to the next, whose mailbox is full)", text);
+                     "%.*s (each waits to send to the next, whose mailbox is full)", cut, text);
             if (next)
                 ona__system_waiters_remove(next, c);
             int expected = RUN_PARKED_SEND;

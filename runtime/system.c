@@ -46,7 +46,8 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         sys->mem_used -= osize;
         return NULL;
     }
-    if (nsize > osize && sys->mem_cap && sys->mem_used + (nsize - osize) > sys->mem_cap) {
+    if (nsize > osize && sys->mem_cap && !sys->cap_lifted &&
+        sys->mem_used + (nsize - osize) > sys->mem_cap) {
         sys->mem_exceeded = true;
         return NULL;
     }
@@ -164,6 +165,16 @@ static int open_state(lua_State *L) {
     return 0;
 }
 
+/* A Lua error outside any protected call cannot be recovered: say which system it was before
+ * LuaJIT ends the process. The runtime keeps its own calls protected or under a lifted cap, so
+ * only a real out-of-memory of the process gets here. */
+static int on_panic(lua_State *L) {
+    ona__system *sys = ona__system_from_lua(L);
+    ona_log(ONA_LOG_ERROR, sys ? sys->name : "lua", "unprotected Lua error, aborting: %s",
+            lua_tostring(L, -1) ? lua_tostring(L, -1) : "(not a string)");
+    return 0;
+}
+
 /* Makes the Lua state and runs the chunk. On error `err` has the reason and the state is
  * closed. */
 static int load_state(ona__system *sys, char *err, size_t errsize) {
@@ -175,6 +186,7 @@ static int load_state(ona__system *sys, char *err, size_t errsize) {
                  sys->mem_cap ? " (memory cap too small?)" : "");
         return ONA_ENOMEM;
     }
+    lua_atpanic(L, on_panic);
     sys->L = L;
     sys->co = NULL;
     sys->co_ref = sys->module_ref = sys->state_ref = sys->events_ref = LUA_NOREF;
@@ -272,7 +284,7 @@ static void fail_lua_turn(ona__system *sys, lua_State *co, int status) {
                  sys->script_path);
     else
         snprintf(text, sizeof text, "%s", msg ? msg : "(error object is not a string)");
-    /* luaL_traceback may itself fail for lack of memory; a pcall'd traceback keeps the log. */
+    sys->cap_lifted = true;
     luaL_traceback(L, co, text, 0);
     ona__system_fail(sys, lua_tostring(L, -1));
     lua_pop(L, 1);
@@ -280,6 +292,7 @@ static void fail_lua_turn(ona__system *sys, lua_State *co, int status) {
     sys->co_ref = LUA_NOREF;
     sys->co = NULL;
     sys->mem_exceeded = false;
+    sys->cap_lifted = false;
 }
 
 /* --- Turns ----------------------------------------------------------------------------------- */
@@ -382,6 +395,7 @@ static int run_lua(ona__system *sys) {
     lua_State *co = sys->co;
     int nargs;
     sys->park = PARK_NONE;
+    sys->cap_lifted = true; /* until lua_resume: see the field's note */
     if (sys->resume == RESUME_START) {
         if (!co || lua_status(co) != 0) {
             if (sys->co_ref != LUA_NOREF)
@@ -406,6 +420,7 @@ static int run_lua(ona__system *sys) {
                 int n = ona__message_decode_lua(&copy, co, err, sizeof err);
                 ona_message_release(&copy);
                 if (n < 0) {
+                    sys->cap_lifted = false;
                     ona__system_fail(sys, err);
                     return TURN_FAILED;
                 }
@@ -414,6 +429,7 @@ static int run_lua(ona__system *sys) {
                 else if (n > 1)
                     lua_pop(co, n - 1);
             } else {
+                sys->cap_lifted = false;
                 ona__system_fail(sys, "could not copy the spawn arguments: out of memory");
                 return TURN_FAILED;
             }
@@ -423,9 +439,12 @@ static int run_lua(ona__system *sys) {
         nargs = 5 + nargs_init;
     } else {
         nargs = push_resume_values(sys, co);
-        if (nargs < 0)
+        if (nargs < 0) {
+            sys->cap_lifted = false;
             return sys->park == PARK_RECV ? TURN_PARK_RECV : TURN_PARK_SEND;
+        }
     }
+    sys->cap_lifted = false;
     int status = lua_resume(co, nargs);
     if (status == 0) {
         lua_settop(co, 0);

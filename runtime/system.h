@@ -70,6 +70,10 @@ struct ona__system {
     int co_ref, module_ref, state_ref, events_ref;
     size_t mem_used, mem_peak, mem_cap;
     bool mem_exceeded;
+    /* The cap binds the script's own code only: while the runtime pushes resume values or
+     * builds an error report on the state (outside any protected call) it is lifted, so a
+     * system at its cap cannot make the runtime's own Lua API calls fail unprotected. */
+    bool cap_lifted;
 
     ona__mailbox *mailbox;
 

@@ -20,7 +20,8 @@
 #ifndef ONA_MESSAGE_H
 #define ONA_MESSAGE_H
 
-#include "ona/ona.h"
+#include "ona/base.h"
+#include "ona/string.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,7 +24,7 @@
 #ifndef ONA_STRING_H
 #define ONA_STRING_H
 
-#include "ona/ona.h"
+#include "ona/base.h"
 
 #ifdef __cplusplus
 extern "C" {
