@@ -51,19 +51,6 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
     sys->outgoing.sender = sys->id;
 }
 
-/* Pushes the outgoing message into the target's mailbox; on success the buffers move. */
-static int push_outgoing(ona__system *sys, ona__system *target) {
-    int rc = ona__mailbox_push(target->mailbox, &sys->outgoing);
-    if (rc)
-        return rc;
-    ona__message_commit_moves(&sys->outgoing, &sys->moves);
-    sys->messages_out++;
-    /* relaxed: a statistic. */
-    atomic_fetch_add_explicit(&sys->rt->messages, 1, memory_order_relaxed);
-    ona__scheduler_after_push(sys->rt, target);
-    return 0;
-}
-
 static ona__system *live_target(ona__system *sys, ona_system to, const char **why) {
     ona__system *target = ona__runtime_resolve(sys->rt, to);
     if (!target) {
@@ -90,7 +77,7 @@ static int l_ona_send_raw(lua_State *L) {
         return 2;
     }
     encode_outgoing(L, sys, 2, "ona.send");
-    int rc = push_outgoing(sys, target);
+    int rc = ona__system_deliver(sys, target);
     if (rc == 0) {
         lua_pushboolean(L, 1);
         return 1;
@@ -121,7 +108,7 @@ static int l_ona_try_send(lua_State *L) {
         return 2;
     }
     encode_outgoing(L, sys, 2, "ona.try_send");
-    if (push_outgoing(sys, target) != 0) {
+    if (ona__system_deliver(sys, target) != 0) {
         ona_message_release(&sys->outgoing);
         lua_pushboolean(L, 0);
         lua_pushliteral(L, "full");
@@ -131,16 +118,41 @@ static int l_ona_try_send(lua_State *L) {
     return 1;
 }
 
-/* ona.receive() -> from, ... | nil at quiescence. */
-static int l_ona_receive(lua_State *L) {
+/* Pops one message into the system's inbox and pushes `from, values...` onto co. Returns the
+ * number of values pushed, or -1 when the mailbox is empty. */
+static int receive_into(ona__system *sys, lua_State *co) {
+    ona_message_release(&sys->inbox);
+    if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
+        return -1;
+    sys->messages_in++;
+    ona__scheduler_after_pop(sys->rt, sys);
+    uint32_t sender = ona_message_sender(&sys->inbox);
+    if (!lua_checkstack(co, 2))
+        luaL_error(co, "%s: stack overflow receiving a message", sys->name);
+    if (sender)
+        lua_pushnumber(co, sender);
+    else
+        lua_pushboolean(co, 0);
+    char err[256];
+    int n = ona__message_decode_lua(&sys->inbox, co, err, sizeof err);
+    ona_message_release(&sys->inbox);
+    if (n < 0)
+        luaL_error(co, "%s: received a malformed message: %s", sys->name, err);
+    return n + 1;
+}
+
+/* raw.receive() -> true, from, ... when a message is there; otherwise waits (the turn yields
+ * and is resumed with nothing, and the prelude's loop calls again, or with `true` and no values
+ * at quiescence), or returns `true` (no values) where it cannot wait or already got its nil. */
+static int l_ona_receive_raw(lua_State *L) {
     ona__system *sys = self(L);
-    int n = ona__system_receive_into(sys, L);
+    lua_pushboolean(L, 1);
+    int n = receive_into(sys, L);
     if (n >= 0)
-        return n;
-    if (sys->nil_this_frame || !can_wait(sys, L)) {
-        lua_pushnil(L);
+        return n + 1;
+    if (sys->nil_this_frame || !can_wait(sys, L))
         return 1;
-    }
+    lua_pop(L, 1);
     sys->park = PARK_RECV;
     return lua_yield(L, 0);
 }
@@ -148,7 +160,7 @@ static int l_ona_receive(lua_State *L) {
 /* ona.try_receive() -> from, ... | nil, "empty" */
 static int l_ona_try_receive(lua_State *L) {
     ona__system *sys = self(L);
-    int n = ona__system_receive_into(sys, L);
+    int n = receive_into(sys, L);
     if (n >= 0)
         return n;
     lua_pushnil(L);
@@ -343,7 +355,6 @@ static int l_ona_log(lua_State *L) {
 void ona__lua_open_ona(lua_State *L) {
     static const luaL_Reg functions[] = {
         {"try_send", l_ona_try_send},
-        {"receive", l_ona_receive},
         {"try_receive", l_ona_try_receive},
         {"spawn", l_ona_spawn},
         {"self", l_ona_self},
@@ -365,4 +376,6 @@ void ona__lua_open_ona(lua_State *L) {
     lua_newtable(L);
     lua_pushcfunction(L, l_ona_send_raw);
     lua_setfield(L, -2, "send");
+    lua_pushcfunction(L, l_ona_receive_raw);
+    lua_setfield(L, -2, "receive");
 }

@@ -299,45 +299,34 @@ static void fail_lua_turn(ona__system *sys, lua_State *co, int status) {
 
 enum { TURN_DONE, TURN_PARK_RECV, TURN_PARK_SEND, TURN_NEXT_FRAME, TURN_FAILED };
 
-/* Pops one message into the system's inbox and pushes `from, values...` onto co. Returns the
- * number of values pushed, or -1 when the mailbox is empty. */
-int ona__system_receive_into(ona__system *sys, lua_State *co) {
-    ona_message_release(&sys->inbox);
-    if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
-        return -1;
-    sys->messages_in++;
-    ona__scheduler_after_pop(sys->rt, sys);
-    uint32_t sender = ona_message_sender(&sys->inbox);
-    if (!lua_checkstack(co, 2))
-        luaL_error(co, "%s: stack overflow receiving a message", sys->name);
-    if (sender)
-        lua_pushnumber(co, sender);
-    else
-        lua_pushboolean(co, 0);
-    char err[256];
-    int n = ona__message_decode_lua(&sys->inbox, co, err, sizeof err);
-    ona_message_release(&sys->inbox);
-    if (n < 0)
-        luaL_error(co, "%s: received a malformed message: %s", sys->name, err);
-    return n + 1;
+int ona__system_deliver(ona__system *sys, ona__system *target) {
+    ona_message *m = &sys->outgoing;
+    /* The queued copy must own the buffers the sender's handles lent it; if the push fails
+     * they stay lent. The sender runs no Lua between the push and the kill of its handles, so
+     * nothing can reach a buffer through a handle after the receiver may have taken it. */
+    uint32_t lent_flags = m->flags;
+    if (m->flags & ONA__MESSAGE_LENT_BUFFERS)
+        m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
+    int rc = ona__mailbox_push(target->mailbox, m);
+    if (rc) {
+        m->flags = lent_flags;
+        return rc;
+    }
+    ona__message_commit_moves(NULL, &sys->moves);
+    sys->messages_out++;
+    /* relaxed: a statistic. */
+    atomic_fetch_add_explicit(&sys->rt->messages, 1, memory_order_relaxed);
+    ona__scheduler_after_push(sys->rt, target);
+    return 0;
 }
 
-/* Tries to deliver the system's parked outgoing message. Returns 0, ONA_EFULL, or an error. */
+/* Tries to deliver the system's parked outgoing message. Returns 0, ONA_EFULL, or ONA_EDEAD. */
 int ona__system_flush_outgoing(ona__system *sys) {
-    ona_runtime *rt = sys->rt;
-    ona__system *target = ona__runtime_resolve(rt, sys->send_target);
+    ona__system *target = ona__runtime_resolve(sys->rt, sys->send_target);
     if (!target || target->status == ONA_SYSTEM_STOPPED ||
         atomic_load_explicit(&target->kill_requested, memory_order_relaxed))
         return ONA_EDEAD;
-    int rc = ona__mailbox_push(target->mailbox, &sys->outgoing);
-    if (rc)
-        return rc;
-    ona__message_commit_moves(&sys->outgoing, &sys->moves);
-    sys->messages_out++;
-    /* relaxed: a statistic. */
-    atomic_fetch_add_explicit(&rt->messages, 1, memory_order_relaxed);
-    ona__scheduler_after_push(rt, target);
-    return 0;
+    return ona__system_deliver(sys, target);
 }
 
 /* Pushes the resume values for the reason the system was queued. Returns the number of values
@@ -346,17 +335,14 @@ static int push_resume_values(ona__system *sys, lua_State *co) {
     switch (sys->resume) {
     case RESUME_CONTINUE:
         return 0;
-    case RESUME_RECV: {
-        int n = ona__system_receive_into(sys, co);
-        if (n < 0) {
-            sys->park = PARK_RECV;
-            return -1;
-        }
-        return n;
-    }
+    case RESUME_RECV:
+        /* No values: the prelude's ona.receive loop takes the message inside the coroutine,
+         * where a decoding error is an ordinary Lua error of this system. */
+        return 0;
     case RESUME_NIL:
+        /* `true` and no values: receive returns nothing (nil) at quiescence. */
         sys->nil_this_frame = true;
-        lua_pushnil(co);
+        lua_pushboolean(co, 1);
         return 1;
     case RESUME_SEND: {
         int rc = ona__system_flush_outgoing(sys);

@@ -231,9 +231,9 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w);
 /* The parked-sender list of a mailbox's owner. */
 void ona__system_waiters_remove(ona__system *target, ona__system *sys);
 ona__system *ona__system_waiters_pop(ona__system *target);
-/* Pops one message and pushes `from, values...` onto co; -1 when the mailbox is empty. Raises
- * a Lua error for a malformed message. */
-int ona__system_receive_into(ona__system *sys, lua_State *co);
+/* Pushes sys->outgoing into target's mailbox, moving its buffers; counts it and wakes the
+ * target if it waits. 0 or ONA_EFULL (the message stays in outgoing, buffers still lent). */
+int ona__system_deliver(ona__system *sys, ona__system *target);
 /* Tries to deliver a parked send's message: 0, ONA_EFULL, ONA_EDEAD. */
 int ona__system_flush_outgoing(ona__system *sys);
 /* Closes a stopped system's Lua state (its memory goes back; the record stays). */

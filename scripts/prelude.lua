@@ -28,9 +28,23 @@ function ona.send(to, ...)
   return true
 end
 
+-- ona.receive() -> from, values... ; nil once the frame is quiet.
+-- The C side returns `true, from, ...` with a message, or parks the turn and is resumed with
+-- nothing (a message may be there now: ask again) or with `true` alone (quiescence: nil).
+local receive_raw = raw.receive
+local function received(ok, ...)
+  if ok then
+    return ...
+  end
+  return received(receive_raw())
+end
+function ona.receive()
+  return received(receive_raw())
+end
+local receive = ona.receive
+
 -- for from, a, b in ona.messages() do ... end
 -- Receives until the frame reaches quiescence (ona.receive() returns nil).
-local receive = ona.receive
 local function next_message()
   return receive()
 end
