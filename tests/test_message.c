@@ -748,6 +748,154 @@ START_TEST(test_message_validate_refuses_references) {
 }
 END_TEST
 
+/* Hand-built bodies, for what random bytes and one-byte mutations cannot reach. */
+typedef struct body {
+    uint8_t b[512];
+    size_t n;
+} body;
+
+static void put(body *x, const void *p, size_t n) {
+    ck_assert_uint_le(x->n + n, sizeof x->b);
+    memcpy(x->b + x->n, p, n);
+    x->n += n;
+}
+static void put_tag(body *x, uint8_t tag) {
+    put(x, &tag, 1);
+}
+static void put_number(body *x, double d) {
+    put_tag(x, ONA__TAG_NUMBER);
+    put(x, &d, sizeof d);
+}
+static void put_table(body *x, uint32_t array, uint32_t hash) {
+    put_tag(x, ONA__TAG_TABLE);
+    put(x, &array, 4);
+    put(x, &hash, 4);
+}
+static void put_string_header(body *x, uint32_t len) {
+    put_tag(x, ONA__TAG_STRING);
+    put(x, &len, 4);
+}
+
+START_TEST(test_message_validate_rejects_malformed) {
+    lua_State *L = new_state();
+    body bad[20];
+    memset(bad, 0, sizeof bad);
+    int n = 0;
+    put_tag(&bad[n++], 0);                 /* tag 0 */
+    put_tag(&bad[n++], 11);                /* unknown tag */
+    put_tag(&bad[n++], ONA__TAG_END);      /* end outside a table */
+    put_table(&bad[n++], 0, 0);            /* never closed */
+    put_table(&bad[n], 0, 1);              /* hints announce a pair that is not there */
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 0);              /* a pair the hints do not announce */
+    put_number(&bad[n], 1);
+    put_number(&bad[n], 2);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 1);              /* NaN key */
+    put_number(&bad[n], NAN);
+    put_tag(&bad[n], ONA__TAG_TRUE);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 1);              /* nil key */
+    put_tag(&bad[n], ONA__TAG_NIL);
+    put_tag(&bad[n], ONA__TAG_TRUE);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 1);              /* table key */
+    put_table(&bad[n], 0, 0);
+    put_tag(&bad[n], ONA__TAG_END);
+    put_tag(&bad[n], ONA__TAG_TRUE);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 1);              /* ona_string key */
+    put(&bad[n], "\x06\x01" "a", 3);
+    put_tag(&bad[n], ONA__TAG_TRUE);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_table(&bad[n], 0, 1);              /* key without a value */
+    put_number(&bad[n], 1);
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_string_header(&bad[n], 3);         /* no NUL after the bytes */
+    put(&bad[n++], "abcx", 4);
+    put_string_header(&bad[n], 0xFFFFFFFFu); /* absurd length */
+    put(&bad[n++], "abc", 4);
+    put(&bad[n++], "\x06\x18" "aaaaaaaaaaaaaaaaaaaaaaaa", 26); /* short string of 24 */
+    put_table(&bad[n], 0xFFFFFFFFu, 0xFFFFFFFFu); /* absurd hints */
+    put_tag(&bad[n++], ONA__TAG_END);
+    put_tag(&bad[n], ONA__TAG_NUMBER);     /* truncated number */
+    put(&bad[n++], "\0\0\0\0", 4);
+    for (int i = 0; i < ONA_MESSAGE_MAX_DEPTH + 1; i++) { /* one table too deep */
+        put_table(&bad[n], 0, i == ONA_MESSAGE_MAX_DEPTH ? 0 : 1);
+        if (i < ONA_MESSAGE_MAX_DEPTH)
+            put_tag(&bad[n], ONA__TAG_TRUE);
+    }
+    for (int i = 0; i < ONA_MESSAGE_MAX_DEPTH + 1; i++)
+        put_tag(&bad[n], ONA__TAG_END);
+    n++;
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(check_untrusted(L, bad[i].b, bad[i].n) == ONA_EDECODE, "case %d", i);
+
+    /* The same nesting one level shallower is fine; so are NaN values and hand-built hints. */
+    body good;
+    memset(&good, 0, sizeof good);
+    for (int i = 0; i < ONA_MESSAGE_MAX_DEPTH; i++) {
+        put_table(&good, 0, i == ONA_MESSAGE_MAX_DEPTH - 1 ? 0 : 1);
+        if (i < ONA_MESSAGE_MAX_DEPTH - 1)
+            put_tag(&good, ONA__TAG_TRUE);
+    }
+    for (int i = 0; i < ONA_MESSAGE_MAX_DEPTH; i++)
+        put_tag(&good, ONA__TAG_END);
+    put_number(&good, NAN);
+    put_table(&good, 2, 1);
+    put_number(&good, 1);
+    put_string_header(&good, 1);
+    put(&good, "a", 2);
+    put_number(&good, 2);
+    put(&good, "\x06\x02" "bb", 4);
+    put_string_header(&good, 1);
+    put(&good, "k", 2);
+    put_tag(&good, ONA__TAG_TRUE);
+    put_tag(&good, ONA__TAG_END);
+    ck_assert_int_eq(check_untrusted(L, good.b, good.n), 0);
+    ck_assert_int_eq(ona__message_decode_bytes_lua(good.b, good.n, L, NULL, 0), 3);
+    lua_setglobal(L, "t");
+    lua_setglobal(L, "nan");
+    lua_setglobal(L, "deep");
+    run(L, "assert(nan ~= nan and t[1] == 'a' and tostring(t[2]) == 'bb' and t.k == true)\n"
+           "local c, d = deep, 1; while c[true] do c = c[true]; d = d + 1 end; assert(d == 32)");
+    lua_close(L);
+}
+END_TEST
+
+/* The Lua encoder writes the array part first and hints that match it. */
+START_TEST(test_message_lua_table_hints) {
+    lua_State *L = new_state();
+    ona__moves moves;
+    ona_message m = encode_ok(L, "return {10, 20, 30, x = 1, y = 2, [1.5] = 3}, {}", &moves);
+    ona_message_reader r;
+    ona_value v;
+    ona_message_reader_begin(&r, &m);
+    expect(&r, ONA_VALUE_TABLE_BEGIN, &v);
+    ck_assert_uint_eq(v.as.table.array_size, 3);
+    ck_assert_uint_eq(v.as.table.hash_size, 3);
+    for (int i = 1; i <= 3; i++) {
+        expect(&r, ONA_VALUE_NUMBER, &v);
+        ck_assert(v.as.number == i);
+        expect(&r, ONA_VALUE_NUMBER, &v);
+        ck_assert(v.as.number == i * 10);
+    }
+    for (int i = 0; i < 6; i++)
+        ck_assert_int_eq(ona_message_read(&r, &v), 0);
+    expect(&r, ONA_VALUE_TABLE_END, &v);
+    expect(&r, ONA_VALUE_TABLE_BEGIN, &v);
+    ck_assert_uint_eq(v.as.table.array_size + v.as.table.hash_size, 0);
+    expect(&r, ONA_VALUE_TABLE_END, &v);
+    expect(&r, ONA_VALUE_END, &v);
+    /* Without references, what Lua encodes is valid untrusted input too. */
+    uint32_t count;
+    ck_assert_int_eq(ona_message_validate(ona__message_bytes(&m), m.size, &count), 0);
+    ck_assert_uint_eq(count, 2);
+    ona_message_release(&m);
+    lua_close(L);
+}
+END_TEST
+
 /* --- Out of memory --------------------------------------------------------------------------- */
 
 START_TEST(test_message_encode_out_of_memory) {
@@ -865,6 +1013,8 @@ int main(void) {
     tcase_add_test(tc, test_message_validate_random_bytes);
     tcase_add_test(tc, test_message_validate_truncations_and_mutations);
     tcase_add_test(tc, test_message_validate_refuses_references);
+    tcase_add_test(tc, test_message_validate_rejects_malformed);
+    tcase_add_test(tc, test_message_lua_table_hints);
     tcase_add_test(tc, test_message_encode_out_of_memory);
     tcase_add_test(tc, test_message_decode_memory_error_leaks_nothing);
     suite_add_tcase(s, tc);
