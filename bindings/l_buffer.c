@@ -70,9 +70,11 @@ int l_buffer_new(lua_State *L) {
     if (!(elem_size >= 1))
         return luaL_argerror(L, 1, lua_pushfstring(L, "C type '%s' has no size", ctype));
     if (count > (lua_Number)(ONA_MESSAGE_MAX_SIZE / (size_t)elem_size))
-        return luaL_argerror(L, 2, lua_pushfstring(L, "count is too large (a buffer holds at "
-                                                      "most %d bytes)",
-                                                   (int)ONA_MESSAGE_MAX_SIZE));
+        return luaL_argerror(L, 2,
+                             lua_pushfstring(L,
+                                             "count is too large (a buffer holds at "
+                                             "most %d bytes)",
+                                             (int)ONA_MESSAGE_MAX_SIZE));
     lua_pop(L, 2);
     l_buffer *ud = new_buffer(L);
     int rc = ona_buffer_create(ctype, (size_t)elem_size, (size_t)count, &ud->buffer);
@@ -149,8 +151,12 @@ static const luaL_Reg buffer_meta[] = {
 };
 
 static const luaL_Reg buffer_methods[] = {
-    {"ptr", l_buffer_ptr},   {"count", l_buffer_count}, {"type", l_buffer_type},
-    {"size", l_buffer_size}, {"alive", l_buffer_alive}, {"free", l_buffer_free},
+    {"ptr", l_buffer_ptr},
+    {"count", l_buffer_count},
+    {"type", l_buffer_type},
+    {"size", l_buffer_size},
+    {"alive", l_buffer_alive},
+    {"free", l_buffer_free},
     {NULL, NULL},
 };
 

@@ -123,8 +123,8 @@ static int l_string_hash(lua_State *L) {
 }
 
 static const luaL_Reg string_meta[] = {
-    {"__gc", l_string_gc},         {"__tostring", l_string_data}, {"__len", l_string_len},
-    {"__eq", l_string_eq},         {"__concat", l_string_concat}, {NULL, NULL},
+    {"__gc", l_string_gc}, {"__tostring", l_string_data}, {"__len", l_string_len},
+    {"__eq", l_string_eq}, {"__concat", l_string_concat}, {NULL, NULL},
 };
 
 static const luaL_Reg string_methods[] = {

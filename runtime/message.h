@@ -52,7 +52,10 @@ void ona__message_commit_moves(ona_message *m, ona__moves *moves);
 
 /* Pushes the message's values onto L (lua_checkstack is done here) and returns how many, or a
  * negative ONA_E* with `err` set for a malformed message (nothing pushed). Moves string and buffer
- * references into Lua userdata. Can raise a Lua memory error; see the header note. */
+ * references into Lua userdata. Can raise a Lua memory error; see the header note.
+ * Errors: ONA_EDECODE (malformed), ONA_EINVAL (holds buffers it does not own: encoded but never
+ * committed), ONA_ELIMIT (more values than the Lua stack takes). A reference already moved out
+ * (a second decode, or a buffer taken with ona_message_take_buffer) decodes as nil. */
 int ona__message_decode_lua(ona_message *m, lua_State *L, char *err, size_t errsize);
 
 /* Decodes arbitrary bytes (no references allowed) onto L: the fuzzing entry point for the Lua

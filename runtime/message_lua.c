@@ -66,10 +66,10 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) {
 }
 
 static bool is_identifier(const char *s, size_t len) {
-    static const char *const reserved[] = {
-        "and",  "break", "do",  "else", "elseif", "end",   "false", "for",   "function",
-        "goto", "if",    "in",  "local", "nil",   "not",   "or",    "repeat", "return",
-        "then", "true",  "until", "while"};
+    static const char *const reserved[] = {"and",   "break", "do",       "else", "elseif", "end",
+                                           "false", "for",   "function", "goto", "if",     "in",
+                                           "local", "nil",   "not",      "or",   "repeat", "return",
+                                           "then",  "true",  "until",    "while"};
     if (len == 0 || len > 40)
         return false;
     for (size_t i = 0; i < len; i++) {
@@ -271,8 +271,7 @@ static int encode_buffer(encoder *e, l_buffer *b) {
             return refuse(e, ONA_EENCODE, e->depth, "is a buffer that is already in this message");
     if (moves->count >= ONA__MAX_MOVES) {
         char what[80];
-        snprintf(what, sizeof what, "is a buffer past the limit of %d per message",
-                 ONA__MAX_MOVES);
+        snprintf(what, sizeof what, "is a buffer past the limit of %d per message", ONA__MAX_MOVES);
         return refuse(e, ONA_ELIMIT, e->depth, what);
     }
     if (e->w.msg->flags & ONA__MESSAGE_OWNS_BUFFERS)

@@ -79,8 +79,8 @@ ONA_API uint32_t ona_message_sender(const ona_message *m);
 
 /* Appends values to a message. The first failing call records its error and later calls do
  * nothing; ona_message_writer_end() returns it. Tables: call table_begin, then alternate key and
- * value (any value may be a nested table; keys must be strings, numbers or booleans), then
- * table_end. */
+ * value (any value may be a nested table; keys must be byte strings (write_string), numbers other
+ * than NaN, or booleans: any other key is ONA_EENCODE), then table_end. */
 typedef struct ona_message_writer {
     ona_message *msg;
     int error;
@@ -102,9 +102,12 @@ ONA_API int ona_message_write_boolean(ona_message_writer *w, bool value);
 ONA_API int ona_message_write_number(ona_message_writer *w, double value);
 /* Copies `size` bytes (may hold NULs). */
 ONA_API int ona_message_write_string(ona_message_writer *w, const char *bytes, size_t size);
-/* Adds a reference to `s` (O(1), no bytes copied for heap strings). */
+/* Adds a reference to `s` (O(1), no bytes copied for heap strings). Not allowed as a table key
+ * (it would decode to a Lua userdata key): use write_string for keys. */
 ONA_API int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s);
-/* Moves the buffer into the message: on success *buffer is set to NULL. */
+/* Moves the buffer into the message: on success *buffer is set to NULL (on error the caller
+ * keeps it). Errors: ONA_EINVAL for a NULL buffer, or for a message holding buffers encoded from
+ * Lua that are not yet sent (a message never mixes owned and not-yet-owned buffers). */
 ONA_API int ona_message_write_buffer(ona_message_writer *w, ona_buffer **buffer);
 /* Errors: ONA_ELIMIT past ONA_MESSAGE_MAX_DEPTH. */
 ONA_API int ona_message_write_table_begin(ona_message_writer *w);
