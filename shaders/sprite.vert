@@ -1,0 +1,31 @@
+#version 460 core
+// sprite.vert: one instance per sprite (ona__sprite in runtime/gfx_gl.h, 48 bytes, divisor 1),
+// drawn as a 4-vertex triangle strip over the unit quad. World units are pixels at zoom 1, y down.
+
+layout(location = 0) in vec2 a_corner;   // unit quad corner, (0,0) top-left .. (1,1)
+layout(location = 1) in vec2 a_position; // world position of the origin point
+layout(location = 2) in vec2 a_origin;   // pivot in source pixels from the source rect's top-left
+layout(location = 3) in vec2 a_scale;
+layout(location = 4) in float a_rotation; // radians, clockwise on screen
+layout(location = 5) in vec4 a_src;       // x, y, w, h in texels; w <= 0: the whole texture
+layout(location = 6) in vec4 a_tint;      // normalized RGBA8
+
+// World to clip space: clip = world * u_view.xy + u_view.zw (camera, zoom and y flip folded in).
+layout(location = 0) uniform vec4 u_view;
+// The size in texels of the run's texture.
+layout(location = 1) uniform vec2 u_texture_size;
+
+out vec2 v_uv;
+out vec4 v_tint;
+
+void main() {
+    vec4 src = a_src.z > 0.0 ? a_src : vec4(0.0, 0.0, u_texture_size);
+    vec2 local = (a_corner * src.zw - a_origin) * a_scale;
+    float c = cos(a_rotation);
+    float s = sin(a_rotation);
+    // With y pointing down, this standard rotation turns clockwise on screen.
+    vec2 world = a_position + vec2(c * local.x - s * local.y, s * local.x + c * local.y);
+    gl_Position = vec4(world * u_view.xy + u_view.zw, 0.0, 1.0);
+    v_uv = (src.xy + a_corner * src.zw) / u_texture_size;
+    v_tint = a_tint;
+}
