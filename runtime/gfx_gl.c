@@ -49,7 +49,7 @@ struct ona__gfx {
     char *vert_path, *frag_path; /* in the same allocation as the struct */
     GLuint program;
     int glsl_version;  /* GL_SHADING_LANGUAGE_VERSION as 450, 460, ... */
-    bool glsl_fallback; /* the driver rejects "#version 460": sources are compiled as 450 */
+    bool glsl_fallback; /* the driver lacks GLSL 4.60: sources were compiled as 450 (logged) */
     bool debug_output;
     GLint max_texture_size;
     const char *version, *renderer;
@@ -269,27 +269,26 @@ static GLuint compile(GLenum stage, const char *src, GLint *ok) {
     return shader;
 }
 
-/* Compiles one stage from its file. A driver below GLSL 4.60 gets the source as 4.50 (logged
- * once); the first try is always as written, so a driver that accepts 4.60 compiles it as is. */
+/* Compiles one stage from its file. The sources say "#version 460"; a driver that offers less
+ * (Mesa's llvmpipe reports GLSL 4.50 even when its GL version is overridden to 4.6) gets them as
+ * "#version 450", which they are written to stay within. The choice is made from
+ * GL_SHADING_LANGUAGE_VERSION before compiling rather than by retrying after a failed 4.60
+ * compile: Mesa's on-disk shader cache keys a source without the GLSL version override, so once
+ * any process with MESA_GLSL_VERSION_OVERRIDE=460 has compiled the 4.60 source, Mesa reports
+ * that compile as successful (deferred) here too and only fails later, at link. */
 static int compile_stage(ona__gfx *g, GLenum stage, const char *path, GLuint *out) {
     int err = 0;
     char *src = read_text_file(path, &err);
     if (!src)
         return err;
-    if (g->glsl_fallback)
-        downgrade_version(src);
+    if (g->glsl_version < 460 && downgrade_version(src) && !g->glsl_fallback) {
+        g->glsl_fallback = true;
+        ona_log(ONA_LOG_INFO, path,
+                "the driver offers GLSL %s, not 4.60: shaders are compiled as #version 450",
+                (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
+    }
     GLint ok = GL_FALSE;
     GLuint shader = compile(stage, src, &ok);
-    if (!ok && !g->glsl_fallback && g->glsl_version < 460 && downgrade_version(src)) {
-        glDeleteShader(shader);
-        shader = compile(stage, src, &ok);
-        if (ok) {
-            g->glsl_fallback = true;
-            ona_log(ONA_LOG_INFO, path,
-                    "the driver offers GLSL %s, not 4.60: shaders are compiled as #version 450",
-                    (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
-        }
-    }
     ona__free(src);
     log_object_log(shader, false, ok ? ONA_LOG_WARN : ONA_LOG_ERROR, path);
     if (!ok) {
@@ -562,8 +561,7 @@ int ona__gfx_create(const ona__gfx_desc *desc, ona__gfx **out) {
         glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS); /* messages arrive inside the offending call */
         glDebugMessageCallback(debug_message, g);
         /* Compile and link logs are reported by path and line below; the driver's copies of
-         * them would only repeat those, and would report the expected failure of a
-         * "#version 460" trial on a 4.50 driver as an error. */
+         * them would only repeat those. */
         glDebugMessageControl(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DONT_CARE, GL_DONT_CARE, 0, NULL,
                               GL_FALSE);
     }
