@@ -16,6 +16,7 @@
  */
 #include "l_ona.h"
 
+#include "l_gfx.h"
 #include "system.h"
 
 #include <lauxlib.h>
@@ -371,6 +372,7 @@ void ona__lua_open_ona(lua_State *L) {
     };
     lua_newtable(L);
     luaL_register(L, NULL, functions);
+    ona__lua_open_gfx(L);
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
     lua_newtable(L);

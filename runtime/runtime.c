@@ -112,6 +112,15 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     }
     rt->free_count = desc.max_systems;
     rt->registry_ready = true;
+    rc = ona__video_init(&rt->video, desc.video, &desc.window);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, "runtime", "video did not start: %s", ona_strerror(rc));
+        rt->registry_ready = false;
+        uv_mutex_destroy(&rt->registry_lock);
+        ona_runtime_destroy(rt);
+        return rc;
+    }
+    rt->video_ready = true;
     rc = ona__scheduler_start(rt);
     if (rc) {
         ona_runtime_destroy(rt);
@@ -133,6 +142,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
             ona__system_destroy(rt->systems[i], true);
         uv_mutex_destroy(&rt->registry_lock);
     }
+    if (rt->video_ready)
+        ona__video_free(&rt->video);
     for (uint32_t i = 0; i < rt->root_count; i++)
         ona__free(rt->roots[i]);
     ona__free(rt->roots);
@@ -267,12 +278,9 @@ int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_syst
         rc = ONA_ENOENT;
     }
     ona__system *sys = NULL;
-    if (rc == 0)
-        rc = ona__system_create_lua(rt, desc, path, &sys, err, errsize);
-    if (rc == 0 && args) {
-        sys->args = *args;
-        ona_message_init(args);
-        args = NULL;
+    if (rc == 0) {
+        rc = ona__system_create_lua(rt, desc, path, args, &sys, err, errsize);
+        args = NULL; /* moved in, also on failure */
     }
     if (rc == 0) {
         if (sys->one_shot)
@@ -484,10 +492,15 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         return ONA_ETHREAD;
     uint64_t t0 = now_ns();
     frame_boundary(rt);
+    bool closed = false;
+    ona__video_begin_frame(&rt->video, &closed);
+    if (closed)
+        ona_runtime_quit(rt);
     rt->in_step = true;
     rt->frame++;
     rt->dt = dt;
     ona__scheduler_run_frame(rt);
+    ona__video_present(rt);
     rt->in_step = false;
     uint64_t ns = now_ns() - t0;
     rt->last_frame_ns = ns;
@@ -519,7 +532,8 @@ int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
             break;
         }
         uint64_t now = now_ns();
-        double dt = fixed_dt > 0 ? fixed_dt : (double)(now - last) / 1e9;
+        /* The first frame has no previous one: it gets a nominal 1/60 s. */
+        double dt = fixed_dt > 0 ? fixed_dt : (n == 0 ? 1.0 / 60 : (double)(now - last) / 1e9);
         last = now;
         int rc = ona_runtime_step(rt, dt);
         if (rc)
@@ -536,6 +550,60 @@ bool ona_runtime_quit_requested(const ona_runtime *rt) {
 void ona_runtime_quit(ona_runtime *rt) {
     if (rt)
         atomic_store_explicit(&rt->quit, true, memory_order_relaxed);
+}
+
+/* --- Video ---------------------------------------------------------------------------------- */
+
+int ona_runtime_push_event(ona_runtime *rt, const ona_event *event) {
+    if (!rt || !event || event->type == ONA_EVENT_NONE || event->type > ONA_EVENT_QUIT)
+        return ONA_EINVAL;
+    if (rt->in_step || !on_main_thread(rt))
+        return ONA_ETHREAD;
+    ona__video *v = &rt->video;
+    if (v->injected_count >= ONA__MAX_EVENTS)
+        return ONA_ELIMIT;
+    ona_event e = *event;
+    ona__window_normalise_key(&e);
+    v->injected[v->injected_count++] = e;
+    return 0;
+}
+
+int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
+    if (!rt)
+        return ONA_EINVAL;
+    return ona__video_request_screenshot(&rt->video, path);
+}
+
+int ona__runtime_resolve_path(ona_runtime *rt, const char *name, char *path, size_t size) {
+    return resolve_script(rt, name, path, size);
+}
+
+int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
+    if (!rt || !path || !out)
+        return ONA_EINVAL;
+    char resolved[1024];
+    if (resolve_script(rt, path, resolved, sizeof resolved) != 0)
+        snprintf(resolved, sizeof resolved, "%s", path);
+    return ona__textures_load(&rt->video.textures, resolved, "gfx", out);
+}
+
+int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height) {
+    if (!rt || !width || !height)
+        return ONA_EINVAL;
+    return ona__textures_size(&rt->video.textures, texture, width, height) ? 0 : ONA_ESTALE;
+}
+
+int ona_runtime_reload_shaders(ona_runtime *rt) {
+    if (!rt)
+        return ONA_EINVAL;
+    if (rt->in_step || !on_main_thread(rt))
+        return ONA_ETHREAD;
+    return rt->video.gfx ? ona__gfx_reload_shaders(rt->video.gfx) : ONA_EGFX;
+}
+
+void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
+    *width = rt->video.width;
+    *height = rt->video.height;
 }
 
 /* --- Statistics ------------------------------------------------------------------------------ */

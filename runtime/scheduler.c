@@ -309,6 +309,7 @@ int ona__scheduler_start(ona_runtime *rt) {
         w->rng = 2463534242u + i * 7919u;
         if (deque_init(&w->deque, rt->desc.max_systems))
             return ONA_ENOMEM;
+        ona__render_queue_init(&w->queue);
     }
     rt->thread_count = 1;
     for (uint32_t i = 1; i < n; i++) {
@@ -328,8 +329,10 @@ void ona__scheduler_stop(ona_runtime *rt) {
     notify(rt, -1);
     for (uint32_t i = 1; i < rt->thread_count; i++)
         uv_thread_join(&rt->workers[i].thread);
-    for (uint32_t i = 0; i < rt->desc.threads; i++)
+    for (uint32_t i = 0; i < rt->desc.threads; i++) {
         ona__free(rt->workers[i].deque.slots);
+        ona__render_queue_free(&rt->workers[i].queue);
+    }
     ona__free(rt->workers);
     rt->workers = NULL;
     ona__free(rt->frame_list);
@@ -427,6 +430,7 @@ static uint32_t queue_frame(ona_runtime *rt) {
     for (uint32_t i = 0; i < rt->system_count; i++) {
         ona__system *sys = rt->systems[i];
         sys->nil_this_frame = false;
+        sys->draw_seq = 0;
         if (sys->status != ONA_SYSTEM_RUNNING || sys->one_shot)
             continue;
         int run = atomic_load_explicit(&sys->run, memory_order_relaxed);

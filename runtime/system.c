@@ -22,6 +22,7 @@
  */
 #include "system.h"
 
+#include "l_gfx.h"
 #include "l_ona.h"
 
 #include <lauxlib.h>
@@ -151,7 +152,22 @@ static int open_state(lua_State *L) {
     /* luaL_loadfile names the chunk "@path", so errors read path:line: message. */
     if (luaL_loadfile(L, sys->script_path))
         return lua_error(L);
-    lua_call(L, 0, 1);
+    /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
+    int nargs = 0;
+    if (ona_message_count(&sys->args)) {
+        ona_message copy;
+        char err[256];
+        if (ona__message_clone(&sys->args, &copy) != 0)
+            return luaL_error(L, "%s: out of memory copying the spawn args", sys->script_path);
+        int n = ona__message_decode_lua(&copy, L, err, sizeof err);
+        ona_message_release(&copy);
+        if (n < 0)
+            return luaL_error(L, "%s: spawn args: %s", sys->script_path, err);
+        if (n > 1)
+            lua_pop(L, n - 1);
+        nargs = n > 0 ? 1 : 0;
+    }
+    lua_call(L, nargs, 1);
     if (lua_istable(L, -1)) {
         sys->module_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     } else if (lua_isnil(L, -1)) {
@@ -208,12 +224,16 @@ static int load_state(ona__system *sys, char *err, size_t errsize) {
 }
 
 int ona__system_create_lua(ona_runtime *rt, const ona_spawn_desc *desc, const char *path,
-                           ona__system **out, char *err, size_t errsize) {
+                           ona_message *args, ona__system **out, char *err, size_t errsize) {
     ona__system *sys;
     int rc = system_alloc(rt, desc->mailbox_capacity, &sys);
     if (rc) {
         snprintf(err, errsize, "%s", ona_strerror(rc));
         return rc;
+    }
+    if (args) {
+        sys->args = *args;
+        ona_message_init(args);
     }
     sys->script_path = ona__malloc(strlen(path) + 1);
     if (!sys->script_path) {
@@ -394,7 +414,10 @@ static int run_lua(ona__system *sys) {
         lua_getfield(co, LUA_REGISTRYINDEX, ONA__TURN_KEY);
         lua_rawgeti(co, LUA_REGISTRYINDEX, sys->module_ref);
         lua_rawgeti(co, LUA_REGISTRYINDEX, sys->state_ref);
-        lua_rawgeti(co, LUA_REGISTRYINDEX, sys->events_ref);
+        if (sys->rt->video.event_count)
+            ona__lua_push_events(co, &sys->rt->video);
+        else
+            lua_rawgeti(co, LUA_REGISTRYINDEX, sys->events_ref);
         lua_pushnumber(co, sys->rt->dt);
         lua_pushboolean(co, sys->needs_init);
         int nargs_init = 0;
@@ -669,6 +692,18 @@ void *ona_ctx_user(ona_ctx *ctx) {
 
 uint64_t ona_ctx_frame(ona_ctx *ctx) {
     return ctx->sys->rt->frame;
+}
+
+int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
+                 uint32_t count) {
+    if (!ctx || (!sprites && count))
+        return ONA_EINVAL;
+    ona__worker *w = ona__current_worker();
+    if (!w)
+        return ONA_ETHREAD;
+    ona__system *sys = ctx->sys;
+    return ona__render_queue_push(&w->queue, texture.id, layer, sys->spawn_order, &sys->draw_seq,
+                                  sprites, count);
 }
 
 int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m) {

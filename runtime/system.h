@@ -20,6 +20,7 @@
 #include "common.h"
 #include "mailbox.h"
 #include "message.h"
+#include "video.h"
 
 #include <lua.h>
 #include <stdatomic.h>
@@ -97,6 +98,8 @@ struct ona__system {
     atomic_uint waiter_count;
 
     ona_message inbox; /* the message being decoded / borrowed by a native receive */
+    uint32_t draw_seq;     /* submission number of its next sprite this frame */
+    uint64_t events_frame; /* the frame whose events table is in events_ref */
     ona_message args;  /* spawn args, replayed on restart */
 
     /* Lifecycle (main thread between frames, or the running thread for `failed`). */
@@ -129,6 +132,7 @@ struct ona__worker {
     ona__deque deque;
     uint64_t steals;
     uint64_t busy_ns; /* time in turns this frame */
+    ona__render_queue queue; /* sprites drawn by turns run on this thread this frame */
     uint32_t rng;
 };
 
@@ -150,7 +154,7 @@ struct ona_runtime {
     uint32_t *free_slots;
     uint32_t free_count;
     uv_mutex_t registry_lock;
-    bool registry_ready;
+    bool registry_ready, video_ready;
     /* Spawned since the last frame boundary, merged into `systems` by main. */
     ona__system **pending;
     uint32_t pending_count;
@@ -178,6 +182,9 @@ struct ona_runtime {
     uv_cond_t sleep_cond;
     uint64_t last_busy_ns;
 
+    /* Video, textures, input (video.c). */
+    ona__video video;
+
     /* Frame. */
     uint64_t frame;
     double dt;
@@ -200,6 +207,8 @@ ona__system *ona__runtime_resolve(ona_runtime *rt, ona_system h);
 /* Creates and registers a system (Lua when `lua` is non-NULL, else native). Any thread. */
 int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
                            char *err, size_t errsize);
+/* Finds a file by name: absolute, under a script root, or relative to the working directory. */
+int ona__runtime_resolve_path(ona_runtime *rt, const char *name, char *path, size_t size);
 /* Sends from `from` (NULL outside systems) without waiting; wakes a parked receiver. */
 int ona__runtime_try_send(ona_runtime *rt, ona__system *from, ona_system to, ona_message *m);
 
@@ -220,9 +229,10 @@ void ona__scheduler_after_pop(ona_runtime *rt, ona__system *receiver);
 
 /* --- system.c -------------------------------------------------------------------------------- */
 
-/* Creates a Lua system's state and runs its chunk. */
+/* Creates a Lua system's state and runs its chunk (with the first spawn arg as `...`). `args`
+ * (may be NULL) is moved in, also on failure. */
 int ona__system_create_lua(ona_runtime *rt, const ona_spawn_desc *desc, const char *path,
-                           ona__system **out, char *err, size_t errsize);
+                           ona_message *args, ona__system **out, char *err, size_t errsize);
 int ona__system_create_native(ona_runtime *rt, const ona_system_desc *desc, ona__system **out);
 /* Runs (or continues) a queued system's turn on the calling worker. Returns when the turn
  * finishes, parks or fails; the caller has set sys->run = RUN_RUNNING. Handles parking and

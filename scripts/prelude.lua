@@ -52,6 +52,24 @@ function ona.messages()
   return next_message
 end
 
+-- ona.gfx.sprites(n): an ona.buffer of n zeroed ona_sprite, the layout the GPU reads, for
+-- ona.gfx.draw_sprites (the fast path for thousands of sprites). A zeroed sprite is invisible:
+-- set scale_x, scale_y and tint (0xAABBGGRR, 0xFFFFFFFF for as-is).
+local sprite_cdef = false
+function ona.gfx.sprites(n)
+  if not sprite_cdef then
+    require("ffi").cdef([[
+      typedef struct ona_sprite {
+        float x, y, origin_x, origin_y, scale_x, scale_y, rotation;
+        float src_x, src_y, src_w, src_h;
+        uint32_t tint;
+      } ona_sprite;
+    ]])
+    sprite_cdef = true
+  end
+  return ona.buffer("ona_sprite", n)
+end
+
 -- The turn trampoline: the first turn calls init(state, args), every turn calls
 -- process(state, events, dt).
 return function(module, state, events, dt, init, args)

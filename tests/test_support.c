@@ -122,3 +122,92 @@ int run_suite(Suite *suite) {
     srunner_free(runner);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+/* --- The collector: a native system that records what it receives ----------------------------- */
+
+collector *coll;
+
+static int collect_process(ona_ctx *ctx, void *state, double dt) {
+    (void)state, (void)dt;
+    collector *c = ona_ctx_user(ctx);
+    ona_message *m;
+    while (ona_ctx_try_receive(ctx, &m) == 0) {
+        ona_message_reader r;
+        ona_message_reader_begin(&r, m);
+        ona_value v;
+        while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END && c->count < MAX_ITEMS) {
+            item *it = &c->items[c->count++];
+            memset(it, 0, sizeof *it);
+            it->type = v.type;
+            it->sender = ona_message_sender(m);
+            if (v.type == ONA_VALUE_NUMBER)
+                it->number = v.as.number;
+            else if (v.type == ONA_VALUE_BOOLEAN)
+                it->boolean = v.as.boolean;
+            else if (v.type == ONA_VALUE_STRING)
+                snprintf(it->text, sizeof it->text, "%s", v.as.string.bytes);
+        }
+    }
+    return 0;
+}
+
+ona_system spawn_collector(ona_runtime *rt) {
+    coll = calloc(1, sizeof *coll);
+    ona_system_desc d = {.name = "collector", .process = collect_process, .user = coll,
+                         .mailbox_capacity = 1024};
+    ona_system h;
+    ck_assert_int_eq(ona_runtime_spawn_native(rt, &d, &h), 0);
+    return h;
+}
+
+void collector_free(void) {
+    free(coll);
+    coll = NULL;
+}
+
+/* Writes a table {report = <report>, <key> = <value>...} from "key=value" pairs where a value
+ * that parses as a number is a number, "true"/"false" are booleans, and anything else a string. */
+ona_message make_args(ona_system report, const char *pairs) {
+    ona_message m;
+    ona_message_init(&m);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_table_begin(&w);
+    if (report.id) {
+        ona_message_write_string(&w, "report", 6);
+        ona_message_write_number(&w, report.id);
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", pairs ? pairs : "");
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char *eq = strchr(tok, '=');
+        ck_assert_ptr_nonnull(eq);
+        *eq = '\0';
+        const char *value = eq + 1;
+        ona_message_write_string(&w, tok, strlen(tok));
+        char *end;
+        double d = strtod(value, &end);
+        if (*value && *end == '\0')
+            ona_message_write_number(&w, d);
+        else if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0)
+            ona_message_write_boolean(&w, value[0] == 't');
+        else
+            ona_message_write_string(&w, value, strlen(value));
+    }
+    ona_message_write_table_end(&w);
+    ck_assert_int_eq(ona_message_writer_end(&w), 0);
+    return m;
+}
+
+ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name,
+                            ona_system report, const char *pairs, uint32_t mailbox,
+                            ona_failure_policy policy) {
+    ona_message args = make_args(report, pairs);
+    ona_spawn_desc d = {.script = script, .name = name, .args = &args,
+                        .mailbox_capacity = mailbox, .policy = policy};
+    ona_system h;
+    int rc = ona_runtime_spawn(rt, &d, &h);
+    ck_assert_msg(rc == 0, "spawn %s: %s; log:\n%s", script, ona_strerror(rc), captured_logs_text());
+    return h;
+}
+

@@ -28,6 +28,42 @@ long fault_alloc_count(void);
 /* Restores the C library allocator. */
 void fault_alloc_end(void);
 
+/* --- The collector ----------------------------------------------------------------------------
+ * A native system that records every value it receives, in order, so a test can assert on what
+ * Lua systems sent. It runs on whatever thread the scheduler picks; read it only after
+ * ona_runtime_step returned (the frame's end orders it). */
+
+enum { MAX_ITEMS = 4096 };
+
+typedef struct item {
+    ona_value_type type;
+    double number;
+    bool boolean;
+    char text[160];
+    uint32_t sender;
+} item;
+
+typedef struct collector {
+    item items[MAX_ITEMS];
+    int count;
+} collector;
+
+/* The collector of the last spawn_collector (freed by collector_free). */
+extern collector *coll;
+
+/* Spawns the collector (named "collector", mailbox 1024) and returns its handle. */
+ona_system spawn_collector(ona_runtime *rt);
+void collector_free(void);
+
+/* A table {report = <report>, key = value...} from "key=value key=value": numbers, true/false,
+ * else strings. report.id 0 leaves `report` out. */
+ona_message make_args(ona_system report, const char *pairs);
+
+/* Spawns `script` with make_args(report, pairs) and the given mailbox capacity and policy
+ * (0 = defaults); fails the test (with the captured log) when the spawn fails. */
+ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
+                     const char *pairs, uint32_t mailbox, ona_failure_policy policy);
+
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
 

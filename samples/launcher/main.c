@@ -2,6 +2,9 @@
  * ona: the launcher. Runs a game folder (its main.lua spawns the systems) or a single script:
  *
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
+ *       [--size WxH] [--vsync on|off] [--screenshot out.png] [key=value ...]
+ *
+ * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
  *
  * It is also the reference embedder: everything it does goes through ona/ona.h.
@@ -19,15 +22,18 @@
 #include <uv.h>
 
 static void usage(FILE *to) {
-    fprintf(to, "usage: ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] "
-                "[--stats]\n"
+    fprintf(to, "usage: ona <game-folder | main.lua> [options]\n"
                 "       ona --version\n"
                 "\n"
-                "  <game-folder>  a folder whose main.lua spawns the game's systems\n"
-                "  --headless     no window (the default until the renderer lands)\n"
-                "  --frames N     stop after N frames (default: run until ona.quit())\n"
-                "  --workers N    threads running systems, main included (default: cores)\n"
-                "  --stats        print per-system statistics when the run ends\n");
+                "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
+                "  --headless         render offscreen, no window (automatic without a display)\n"
+                "  --frames N         stop after N frames (default: run until ona.quit())\n"
+                "  --workers N        threads running systems, main included (default: cores)\n"
+                "  --size WxH         window size (default 1280x720)\n"
+                "  --vsync on|off     wait for the display's refresh (default on)\n"
+                "  --screenshot PATH  write the last frame to a PNG (with --frames N)\n"
+                "  --stats            print per-system statistics when the run ends\n"
+                "  key=value          passed to main.lua as the table `...` (numbers parsed)\n");
 }
 
 /* Creates a hidden GL 4.6 (else 4.5) core context and prints its renderer. Uses SDL's offscreen
@@ -122,9 +128,13 @@ static void print_stats(ona_runtime *rt) {
 }
 
 int main(int argc, char **argv) {
-    const char *target = NULL;
+    const char *target = NULL, *screenshot = NULL;
+    const char *pairs[64];
+    int pair_count = 0;
     long frames = 0, workers = 0;
-    bool stats = false;
+    bool stats = false, headless = false;
+    int width = 1280, height = 720;
+    ona_vsync vsync = ONA_VSYNC_ON;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -133,7 +143,27 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--version") == 0) {
             return print_version();
         } else if (strcmp(a, "--headless") == 0) {
-            /* The only mode until the renderer lands. */
+            headless = true;
+        } else if (strcmp(a, "--size") == 0) {
+            char extra;
+            if (i + 1 >= argc || sscanf(argv[i + 1], "%dx%d%c", &width, &height, &extra) != 2 ||
+                width < 16 || height < 16 || width > 16384 || height > 16384) {
+                fprintf(stderr, "ona: --size needs WIDTHxHEIGHT, such as 1280x720\n");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--vsync") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "on") && strcmp(argv[i + 1], "off"))) {
+                fprintf(stderr, "ona: --vsync needs on or off\n");
+                return 2;
+            }
+            vsync = strcmp(argv[++i], "on") == 0 ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
+        } else if (strcmp(a, "--screenshot") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ona: --screenshot needs a PNG path\n");
+                return 2;
+            }
+            screenshot = argv[++i];
         } else if (strcmp(a, "--stats") == 0) {
             stats = true;
         } else if (strcmp(a, "--frames") == 0 || strcmp(a, "--workers") == 0) {
@@ -143,6 +173,9 @@ int main(int argc, char **argv) {
                 return 2;
             }
             i++;
+        } else if (strchr(a, '=') && target) {
+            if (pair_count < 64)
+                pairs[pair_count++] = a;
         } else if (a[0] == '-') {
             fprintf(stderr, "ona: unknown option '%s'\n", a);
             usage(stderr);
@@ -156,6 +189,10 @@ int main(int argc, char **argv) {
     }
     if (!target) {
         usage(stderr);
+        return 2;
+    }
+    if (screenshot && !frames) {
+        fprintf(stderr, "ona: --screenshot needs --frames N (the frame to capture)\n");
         return 2;
     }
 
@@ -191,14 +228,47 @@ int main(int argc, char **argv) {
     }
 
     const char *roots[] = {root, NULL};
-    ona_runtime_desc desc = {.threads = (uint32_t)workers, .script_roots = roots};
+    const char *title = strrchr(root, '/') ? strrchr(root, '/') + 1 : root;
+    ona_runtime_desc desc = {
+        .threads = (uint32_t)workers,
+        .script_roots = roots,
+        .video = headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
+        .window = {.title = title, .width = width, .height = height, .vsync = vsync,
+                   .resizable = true},
+    };
     ona_runtime *rt;
     int rc = ona_runtime_create(&desc, &rt);
+    if (rc == ONA_EGFX) {
+        fprintf(stderr, "ona: no OpenGL 4.5 available; running without video\n");
+        desc.video = ONA_VIDEO_NONE;
+        rc = ona_runtime_create(&desc, &rt);
+    }
     if (rc) {
         fprintf(stderr, "ona: cannot create the runtime: %s\n", ona_strerror(rc));
         return 1;
     }
-    ona_spawn_desc main_desc = {.script = script, .name = "main"};
+    ona_message args;
+    ona_message_init(&args);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &args);
+    ona_message_write_table_begin(&w);
+    for (int i = 0; i < pair_count; i++) {
+        const char *eq = strchr(pairs[i], '=');
+        ona_message_write_string(&w, pairs[i], (size_t)(eq - pairs[i]));
+        char *end;
+        double number = strtod(eq + 1, &end);
+        if (eq[1] && *end == '\0')
+            ona_message_write_number(&w, number);
+        else
+            ona_message_write_string(&w, eq + 1, strlen(eq + 1));
+    }
+    ona_message_write_table_end(&w);
+    if (ona_message_writer_end(&w) != 0) {
+        fprintf(stderr, "ona: the key=value arguments do not fit in a message\n");
+        ona_runtime_destroy(rt);
+        return 2;
+    }
+    ona_spawn_desc main_desc = {.script = script, .name = "main", .args = &args};
     ona_system main_system;
     rc = ona_runtime_spawn(rt, &main_desc, &main_system);
     if (rc) {
@@ -207,7 +277,15 @@ int main(int argc, char **argv) {
         ona_runtime_destroy(rt);
         return 1;
     }
-    rc = ona_runtime_run(rt, (uint64_t)frames, 0);
+    if (screenshot && frames > 1)
+        rc = ona_runtime_run(rt, (uint64_t)frames - 1, 0);
+    if (rc == 0 && screenshot) {
+        if (ona_runtime_screenshot(rt, screenshot) != 0)
+            fprintf(stderr, "ona: no video, so no screenshot\n");
+        rc = ona_runtime_step(rt, 1.0 / 60);
+    } else if (rc == 0) {
+        rc = ona_runtime_run(rt, (uint64_t)frames, 0);
+    }
     if (stats)
         print_stats(rt);
     ona_runtime_destroy(rt);

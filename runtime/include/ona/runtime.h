@@ -18,6 +18,7 @@
 #ifndef ONA_RUNTIME_H
 #define ONA_RUNTIME_H
 
+#include "ona/gfx.h"
 #include "ona/message.h"
 
 #ifdef __cplusplus
@@ -55,6 +56,8 @@ typedef struct ona_runtime_desc {
     ona_failure_policy default_policy; /* 0 = RESTART */
     uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
     uint32_t restart_backoff_frames;   /* frames before the first restart, doubling; 0 = 1 */
+    ona_video video;                   /* 0 = NONE: no window, no GL (draws are discarded) */
+    ona_window_desc window;
 } ona_runtime_desc;
 
 /* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
@@ -162,6 +165,31 @@ ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
  * run (0 = no limit). dt is measured wall time, or `fixed_dt` when it is > 0. */
 ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
 
+/* Adds an input event to the next frame's events (after the window's own), as if it came from
+ * the keyboard or mouse: scripted input for tests and replays. A key event may give only its
+ * name ("left", "space"); the scancode is filled in. Errors: ONA_EINVAL, ONA_ELIMIT (more than
+ * 256 pending), ONA_ETHREAD. */
+ONA_API int ona_runtime_push_event(ona_runtime *rt, const ona_event *event);
+
+/* Writes the next presented frame to a PNG file at `path`. Any thread. Errors: ONA_EINVAL,
+ * ONA_EGFX (no video: nothing will be written). */
+ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
+
+/* Loads a PNG texture (path absolute or under a script root). Any thread. On a missing or
+ * corrupt file returns ONA_ENOENT / ONA_EFORMAT, logs the path, and still sets *out to a
+ * visible placeholder texture. */
+ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
+/* The size of a texture. Errors: ONA_ESTALE. Any thread. */
+ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width,
+                                     int *height);
+/* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the
+ * old program. Main thread, between frames. Errors: ONA_EGFX (no video, or the new shaders
+ * failed), ONA_ETHREAD. */
+ONA_API int ona_runtime_reload_shaders(ona_runtime *rt);
+
+/* The drawable size in pixels (the window's, or the desc's size without video). */
+ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
+
 /* True once a system asked to quit. Any thread. */
 ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
 /* Asks the runtime to quit after the current frame. Any thread. */
@@ -194,6 +222,11 @@ ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *
 ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
 ONA_API void ona_ctx_quit(ona_ctx *ctx);
+
+/* Draws `count` sprites with `texture` on `layer` (lower layers first), in this frame. The
+ * sprites are copied into the thread's render queue. Errors: ONA_ENOMEM. */
+ONA_API int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
+                         uint32_t count);
 
 #ifdef __cplusplus
 }

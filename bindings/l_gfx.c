@@ -1,0 +1,391 @@
+/*
+ * l_gfx.c: the `ona.gfx` and `ona.input` Lua modules: textures, sprites, text, camera, clear
+ * colour, screenshots; the frame's events and input state.
+ *
+ * Design note. Drawing never calls GL: it appends to the render queue of the thread running
+ * the system's turn (render_queue.c), with the system's spawn order and its own submission
+ * counter, so the merged picture does not depend on which thread ran what. Drawing outside a
+ * turn (in a script's main chunk) is an error, since no frame is being built. Input queries read
+ * the state main wrote before the turns began; it does not change while turns run.
+ *
+ * Sprite options for ona.gfx.draw(texture, x, y, opts): layer, rotation (radians), scale (or
+ * sx, sy), ox, oy (origin in source pixels), src = {x, y, w, h}, tint = 0xRRGGBBAA or
+ * {r, g, b, a} with 0..1 components.
+ */
+#include "l_gfx.h"
+#include "l_types.h"
+
+#include "system.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+
+static ona__system *self(lua_State *L) {
+    return ona__system_from_lua(L);
+}
+
+static ona__worker *worker_for_draw(lua_State *L, const char *fn) {
+    ona__worker *w = ona__current_worker();
+    if (!w)
+        luaL_error(L, "%s can only draw during a turn (init or process), not in the main chunk",
+                   fn);
+    return w;
+}
+
+static ona_texture check_texture(lua_State *L, int idx) {
+    lua_Number n = luaL_checknumber(L, idx);
+    if (n < 1 || n > 4294967295.0 || n != floor(n))
+        luaL_argerror(L, idx, "not a texture handle");
+    return (ona_texture){(uint32_t)n};
+}
+
+static float clamp01(lua_Number x) {
+    return x < 0 ? 0.0f : (x > 1 ? 1.0f : (float)x);
+}
+
+/* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1); as the instance's 0xAABBGGRR. */
+static uint32_t check_tint(lua_State *L, int idx) {
+    if (lua_isnumber(L, idx)) {
+        lua_Number n = lua_tonumber(L, idx);
+        if (n < 0 || n > 4294967295.0)
+            luaL_argerror(L, idx, "tint must be 0xRRGGBBAA");
+        uint32_t rgba = (uint32_t)n;
+        return ONA_RGBA(rgba >> 24, (rgba >> 16) & 255, (rgba >> 8) & 255, rgba & 255);
+    }
+    if (!lua_istable(L, idx))
+        luaL_argerror(L, idx, "tint must be 0xRRGGBBAA or {r, g, b, a}");
+    float c[4] = {1, 1, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        lua_rawgeti(L, idx, i + 1);
+        if (lua_isnumber(L, -1))
+            c[i] = clamp01(lua_tonumber(L, -1));
+        else if (!lua_isnil(L, -1) || i < 3)
+            luaL_argerror(L, idx, "tint table needs numbers {r, g, b[, a]} from 0 to 1");
+        lua_pop(L, 1);
+    }
+    return ONA_RGBA(lroundf(c[0] * 255), lroundf(c[1] * 255), lroundf(c[2] * 255),
+                    lroundf(c[3] * 255));
+}
+
+static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number dflt) {
+    lua_getfield(L, t, name);
+    lua_Number v = dflt;
+    if (!lua_isnil(L, -1)) {
+        if (!lua_isnumber(L, -1)) {
+            lua_pushfstring(L, "opts.%s must be a number", name);
+            luaL_argerror(L, t, lua_tostring(L, -1));
+        }
+        v = lua_tonumber(L, -1);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+static int check_layer(lua_State *L, int t) {
+    lua_Number layer = opt_field(L, t, "layer", 0);
+    if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
+        luaL_argerror(L, t, "opts.layer must be an integer");
+    return (int)layer;
+}
+
+/* ona.gfx.texture(path) -> handle, width, height  (a missing or broken file: the placeholder's
+ * handle and size, plus an error message as a fourth value; the path is logged). */
+static int l_gfx_texture(lua_State *L) {
+    ona__system *sys = self(L);
+    const char *name = luaL_checkstring(L, 1);
+    char path[1024];
+    if (ona__runtime_resolve_path(sys->rt, name, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "%s", name);
+    ona_texture tex;
+    int rc = ona__textures_load(&sys->rt->video.textures, path, sys->name, &tex);
+    int w = 0, h = 0;
+    ona__textures_size(&sys->rt->video.textures, tex, &w, &h);
+    lua_pushnumber(L, tex.id);
+    lua_pushnumber(L, w);
+    lua_pushnumber(L, h);
+    if (rc == 0)
+        return 3;
+    lua_pushfstring(L, "texture %s: %s", path,
+                    rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+    return 4;
+}
+
+/* ona.gfx.texture_size(handle) -> width, height | nil */
+static int l_gfx_texture_size(lua_State *L) {
+    int w, h;
+    if (!ona__textures_size(&self(L)->rt->video.textures, check_texture(L, 1), &w, &h))
+        return 0;
+    lua_pushnumber(L, w);
+    lua_pushnumber(L, h);
+    return 2;
+}
+
+/* ona.gfx.draw(texture, x, y [, opts]) */
+static int l_gfx_draw(lua_State *L) {
+    ona__system *sys = self(L);
+    ona_texture tex = check_texture(L, 1);
+    ona_sprite s = {0};
+    s.x = (float)luaL_checknumber(L, 2);
+    s.y = (float)luaL_checknumber(L, 3);
+    s.scale_x = s.scale_y = 1;
+    s.tint = 0xFFFFFFFFu;
+    int layer = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        luaL_checktype(L, 4, LUA_TTABLE);
+        layer = check_layer(L, 4);
+        s.rotation = (float)opt_field(L, 4, "rotation", 0);
+        float scale = (float)opt_field(L, 4, "scale", 1);
+        s.scale_x = (float)opt_field(L, 4, "sx", scale);
+        s.scale_y = (float)opt_field(L, 4, "sy", scale);
+        s.origin_x = (float)opt_field(L, 4, "ox", 0);
+        s.origin_y = (float)opt_field(L, 4, "oy", 0);
+        lua_getfield(L, 4, "src");
+        if (!lua_isnil(L, -1)) {
+            if (!lua_istable(L, -1))
+                luaL_argerror(L, 4, "opts.src must be {x, y, w, h}");
+            int src = lua_gettop(L);
+            float *dst[4] = {&s.src_x, &s.src_y, &s.src_w, &s.src_h};
+            for (int i = 0; i < 4; i++) {
+                lua_rawgeti(L, src, i + 1);
+                if (!lua_isnumber(L, -1))
+                    luaL_argerror(L, 4, "opts.src must be {x, y, w, h}");
+                *dst[i] = (float)lua_tonumber(L, -1);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, 4, "tint");
+        if (!lua_isnil(L, -1))
+            s.tint = check_tint(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    ona__worker *w = worker_for_draw(L, "ona.gfx.draw");
+    if (ona__render_queue_push(&w->queue, tex.id, layer, sys->spawn_order, &sys->draw_seq, &s, 1))
+        return luaL_error(L, "ona.gfx.draw: out of memory");
+    return 0;
+}
+
+/* ona.gfx.draw_sprites(texture, buffer [, count [, layer]]): draws the first `count` (default
+ * all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
+ * system's: its sprites are copied into the render queue. */
+static int l_gfx_draw_sprites(lua_State *L) {
+    ona__system *sys = self(L);
+    ona_texture tex = check_texture(L, 1);
+    l_buffer *b = ona__lua_to_buffer(L, 2);
+    if (!b)
+        luaL_argerror(L, 2, "an ona.buffer of ona_sprite expected");
+    if (!b->buffer)
+        luaL_argerror(L, 2, "the buffer was moved by ona.send or freed");
+    if (ona_buffer_elem_size(b->buffer) != sizeof(ona_sprite) ||
+        strcmp(ona_buffer_type(b->buffer), "ona_sprite") != 0)
+        luaL_argerror(L, 2, "the buffer must hold ona_sprite elements (ona.gfx.sprites(n))");
+    size_t available = ona_buffer_count(b->buffer);
+    lua_Number n = luaL_optnumber(L, 3, (lua_Number)available);
+    if (n < 0 || n > (lua_Number)available || n != floor(n))
+        luaL_argerror(L, 3, "count must be an integer from 0 to the buffer's length");
+    lua_Number layer = luaL_optnumber(L, 4, 0);
+    if (layer != floor(layer) || fabs(layer) > 1000000)
+        luaL_argerror(L, 4, "layer must be an integer");
+    ona__worker *w = worker_for_draw(L, "ona.gfx.draw_sprites");
+    if (ona__render_queue_push(&w->queue, tex.id, (int)layer, sys->spawn_order, &sys->draw_seq,
+                               ona_buffer_data(b->buffer), (uint32_t)n))
+        return luaL_error(L, "ona.gfx.draw_sprites: out of memory");
+    return 0;
+}
+
+/* ona.gfx.text(x, y, text [, opts]) with opts scale (default 1: 8-pixel glyphs), tint, layer. */
+static int l_gfx_text(lua_State *L) {
+    ona__system *sys = self(L);
+    float x = (float)luaL_checknumber(L, 1);
+    float y = (float)luaL_checknumber(L, 2);
+    size_t len;
+    const char *text = luaL_checklstring(L, 3, &len);
+    float scale = 1;
+    uint32_t tint = 0xFFFFFFFFu;
+    int layer = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        luaL_checktype(L, 4, LUA_TTABLE);
+        scale = (float)opt_field(L, 4, "scale", 1);
+        layer = check_layer(L, 4);
+        lua_getfield(L, 4, "tint");
+        if (!lua_isnil(L, -1))
+            tint = check_tint(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    ona__worker *w = worker_for_draw(L, "ona.gfx.text");
+    ona_sprite glyphs[256];
+    uint32_t font = sys->rt->video.textures.font.id;
+    /* In chunks, so long text needs no allocation; the submission order stays contiguous. */
+    size_t done = 0;
+    float cx = x, cy = y;
+    while (done < len) {
+        size_t chunk = ONA_MIN(len - done, sizeof glyphs / sizeof glyphs[0]);
+        uint32_t n = ona__video_text(text + done, chunk, cx, cy, scale, tint, glyphs, 256);
+        for (size_t i = done; i < done + chunk; i++) {
+            if (text[i] == '\n') {
+                cx = x;
+                cy += ONA__FONT_GLYPH * scale;
+            } else {
+                cx += ONA__FONT_GLYPH * scale;
+            }
+        }
+        if (ona__render_queue_push(&w->queue, font, layer, sys->spawn_order, &sys->draw_seq,
+                                   glyphs, n))
+            return luaL_error(L, "ona.gfx.text: out of memory");
+        done += chunk;
+    }
+    return 0;
+}
+
+/* ona.gfx.camera(x, y [, zoom]): the world point at the centre of the view. */
+static int l_gfx_camera(lua_State *L) {
+    ona__system *sys = self(L);
+    ona__camera cam = {(float)luaL_checknumber(L, 1), (float)luaL_checknumber(L, 2),
+                       (float)luaL_optnumber(L, 3, 1)};
+    if (!(cam.zoom > 0))
+        luaL_argerror(L, 3, "zoom must be > 0");
+    ona__worker *w = worker_for_draw(L, "ona.gfx.camera");
+    ona__render_queue_set(&w->queue, sys->spawn_order, &sys->draw_seq, &cam, NULL);
+    return 0;
+}
+
+/* ona.gfx.clear(r, g, b [, a]) with 0..1 components. */
+static int l_gfx_clear(lua_State *L) {
+    ona__system *sys = self(L);
+    float c[4] = {clamp01(luaL_checknumber(L, 1)), clamp01(luaL_checknumber(L, 2)),
+                  clamp01(luaL_checknumber(L, 3)), clamp01(luaL_optnumber(L, 4, 1))};
+    ona__worker *w = worker_for_draw(L, "ona.gfx.clear");
+    ona__render_queue_set(&w->queue, sys->spawn_order, &sys->draw_seq, NULL, c);
+    return 0;
+}
+
+/* ona.gfx.screenshot(path) -> true | nil, reason: written after this frame is drawn. */
+static int l_gfx_screenshot(lua_State *L) {
+    ona__system *sys = self(L);
+    int rc = ona__video_request_screenshot(&sys->rt->video, luaL_checkstring(L, 1));
+    if (rc == ONA_EINVAL)
+        luaL_argerror(L, 1, "a path of at most 1023 bytes");
+    if (rc) {
+        lua_pushnil(L);
+        lua_pushliteral(L, "no video: the runtime renders nothing (headless without GL)");
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* ona.gfx.size() -> width, height of the drawable area in pixels */
+static int l_gfx_size(lua_State *L) {
+    ona__system *sys = self(L);
+    lua_pushnumber(L, sys->rt->video.width);
+    lua_pushnumber(L, sys->rt->video.height);
+    return 2;
+}
+
+/* --- ona.input ------------------------------------------------------------------------------- */
+
+/* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */
+static int l_input_key_down(lua_State *L) {
+    ona__system *sys = self(L);
+    ona_event e = {.type = ONA_EVENT_KEY_DOWN};
+    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", luaL_checkstring(L, 1));
+    ona__window_normalise_key(&e);
+    if (e.as.key.scancode <= 0)
+        return luaL_argerror(L, 1, "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
+    lua_pushboolean(L, e.as.key.scancode < ONA__MAX_SCANCODES &&
+                           sys->rt->video.keys[e.as.key.scancode]);
+    return 1;
+}
+
+/* ona.input.mouse() -> x, y, buttons (a bit per button: 1 left, 2 middle, 4 right) */
+static int l_input_mouse(lua_State *L) {
+    ona__video *v = &self(L)->rt->video;
+    lua_pushnumber(L, v->mouse_x);
+    lua_pushnumber(L, v->mouse_y);
+    lua_pushnumber(L, v->mouse_buttons);
+    return 3;
+}
+
+static const char *event_name(ona_event_type t) {
+    static const char *const names[] = {
+        "none",       "key_down",   "key_up",         "text",         "mouse_move", "mouse_down",
+        "mouse_up",   "mouse_wheel", "window_resized", "window_focus", "window_blur", "quit",
+    };
+    return (unsigned)t < ONA_ARRAY_COUNT(names) ? names[t] : "unknown";
+}
+
+void ona__lua_push_events(lua_State *L, const ona__video *v) {
+    lua_createtable(L, (int)v->event_count, 0);
+    for (uint32_t i = 0; i < v->event_count; i++) {
+        const ona_event *e = &v->events[i];
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, event_name(e->type));
+        lua_setfield(L, -2, "type");
+        switch (e->type) {
+        case ONA_EVENT_KEY_DOWN:
+        case ONA_EVENT_KEY_UP:
+            lua_pushstring(L, e->as.key.name);
+            lua_setfield(L, -2, "key");
+            lua_pushnumber(L, e->as.key.scancode);
+            lua_setfield(L, -2, "scancode");
+            lua_pushboolean(L, e->as.key.repeat);
+            lua_setfield(L, -2, "is_repeat");
+            break;
+        case ONA_EVENT_TEXT:
+            lua_pushstring(L, e->as.text.text);
+            lua_setfield(L, -2, "text");
+            break;
+        case ONA_EVENT_MOUSE_MOVE:
+        case ONA_EVENT_MOUSE_DOWN:
+        case ONA_EVENT_MOUSE_UP:
+            lua_pushnumber(L, e->as.mouse.x);
+            lua_setfield(L, -2, "x");
+            lua_pushnumber(L, e->as.mouse.y);
+            lua_setfield(L, -2, "y");
+            lua_pushnumber(L, e->as.mouse.dx);
+            lua_setfield(L, -2, "dx");
+            lua_pushnumber(L, e->as.mouse.dy);
+            lua_setfield(L, -2, "dy");
+            lua_pushnumber(L, e->as.mouse.button);
+            lua_setfield(L, -2, "button");
+            break;
+        case ONA_EVENT_MOUSE_WHEEL:
+            lua_pushnumber(L, e->as.wheel.dx);
+            lua_setfield(L, -2, "dx");
+            lua_pushnumber(L, e->as.wheel.dy);
+            lua_setfield(L, -2, "dy");
+            break;
+        case ONA_EVENT_WINDOW_RESIZED:
+            lua_pushnumber(L, e->as.window.width);
+            lua_setfield(L, -2, "width");
+            lua_pushnumber(L, e->as.window.height);
+            lua_setfield(L, -2, "height");
+            break;
+        default:
+            break;
+        }
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+}
+
+void ona__lua_open_gfx(lua_State *L) {
+    static const luaL_Reg gfx[] = {
+        {"texture", l_gfx_texture}, {"texture_size", l_gfx_texture_size},
+        {"draw", l_gfx_draw},       {"draw_sprites", l_gfx_draw_sprites},
+        {"text", l_gfx_text},       {"camera", l_gfx_camera},
+        {"clear", l_gfx_clear},     {"screenshot", l_gfx_screenshot},
+        {"size", l_gfx_size},       {NULL, NULL},
+    };
+    static const luaL_Reg input[] = {
+        {"key_down", l_input_key_down},
+        {"mouse", l_input_mouse},
+        {NULL, NULL},
+    };
+    lua_newtable(L);
+    luaL_register(L, NULL, gfx);
+    lua_setfield(L, -2, "gfx");
+    lua_newtable(L);
+    luaL_register(L, NULL, input);
+    lua_setfield(L, -2, "input");
+}

@@ -1,0 +1,107 @@
+/*
+ * ona/gfx.h: video (window or offscreen), sprites, textures, input events.
+ *
+ * Only the main thread calls SDL or GL. Systems draw by pushing sprites to their thread's render
+ * queue (no lock, no atomic); after the frame's turns the main thread merges the queues in a
+ * deterministic order (layer, then system spawn order, then submission order), writes the
+ * instances once into a persistent-mapped buffer and draws one instanced draw per run of sprites
+ * sharing a texture. The picture is the same whatever the number of threads.
+ */
+#ifndef ONA_GFX_H
+#define ONA_GFX_H
+
+#include "ona/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ona_video {
+    ONA_VIDEO_NONE = 0,  /* no SDL video, no GL: systems may still draw (it is discarded) */
+    ONA_VIDEO_WINDOW,    /* a window; falls back to OFFSCREEN where no display exists */
+    ONA_VIDEO_OFFSCREEN, /* SDL's offscreen driver (EGL): renders, screenshots, no display */
+} ona_video;
+
+typedef enum ona_vsync {
+    ONA_VSYNC_DEFAULT = 0, /* on */
+    ONA_VSYNC_ON,
+    ONA_VSYNC_OFF,
+} ona_vsync;
+
+/* Every 0 means the default. */
+typedef struct ona_window_desc {
+    const char *title;   /* "Ona" */
+    int width, height;   /* 1280 x 720 */
+    bool resizable;
+    bool fullscreen;     /* desktop fullscreen */
+    ona_vsync vsync;
+    const char *shader_dir; /* folder of sprite.vert/sprite.frag; NULL = the built-in path */
+} ona_window_desc;
+
+/* A texture handle (generation-checked; 0 is invalid). */
+typedef struct ona_texture {
+    uint32_t id;
+} ona_texture;
+
+/* One sprite (48 bytes), the layout the GPU reads; Lua fills arrays of these through the FFI
+ * (ona.gfx.sprites(n)). A zeroed sprite is invisible (scale 0, tint 0): set scale and tint. */
+typedef struct ona_sprite {
+    float x, y;               /* world position of the sprite's origin point */
+    float origin_x, origin_y; /* the pivot, in source pixels from the source rect's top-left */
+    float scale_x, scale_y;   /* 1 = the source rect's size in world units (pixels at zoom 1) */
+    float rotation;           /* radians; positive turns clockwise on screen (y points down) */
+    float src_x, src_y, src_w, src_h; /* source rect in texels; src_w <= 0: the whole texture */
+    uint32_t tint; /* RGBA8 with R in the lowest byte (0xAABBGGRR); 0xFFFFFFFF = as is */
+} ona_sprite;
+
+/* ona_sprite's tint from 0..255 components. */
+#define ONA_RGBA(r, g, b, a)                                                                       \
+    ((uint32_t)(r) | ((uint32_t)(g) << 8) | ((uint32_t)(b) << 16) | ((uint32_t)(a) << 24))
+
+/* --- Input events ---------------------------------------------------------------------------- */
+
+typedef enum ona_event_type {
+    ONA_EVENT_NONE = 0,
+    ONA_EVENT_KEY_DOWN,
+    ONA_EVENT_KEY_UP,
+    ONA_EVENT_TEXT,
+    ONA_EVENT_MOUSE_MOVE,
+    ONA_EVENT_MOUSE_DOWN,
+    ONA_EVENT_MOUSE_UP,
+    ONA_EVENT_MOUSE_WHEEL,
+    ONA_EVENT_WINDOW_RESIZED,
+    ONA_EVENT_WINDOW_FOCUS,
+    ONA_EVENT_WINDOW_BLUR,
+    ONA_EVENT_QUIT,
+} ona_event_type;
+
+/* One input event. Every system sees the same immutable list of a frame's events. */
+typedef struct ona_event {
+    ona_event_type type;
+    union {
+        struct {
+            char name[32]; /* lower-case SDL key name: "a", "space", "left", "escape" */
+            int scancode;  /* SDL scancode (filled from the name when pushed from C with 0) */
+            bool repeat;
+        } key;
+        struct {
+            char text[32]; /* UTF-8 */
+        } text;
+        struct {
+            float x, y, dx, dy;
+            int button; /* 1 left, 2 middle, 3 right */
+        } mouse;
+        struct {
+            float dx, dy;
+        } wheel;
+        struct {
+            int width, height;
+        } window;
+    } as;
+} ona_event;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONA_GFX_H */

@@ -1,0 +1,255 @@
+/*
+ * texture.c: the texture registry (texture.h).
+ *
+ * Design note. Slots are handed out in order and never reused, so a handle's slot index is
+ * stable and `id` (generation << 16 | index + 1) is published once with a release store;
+ * readers on any thread check it with an acquire load and then read the immutable size.
+ * `pixels` and `gl` are written under the lock (load, upload), and read by main only. Decoding
+ * happens outside the lock, so two threads loading different files do not wait for each other;
+ * two loading the same new file both decode, and the second keeps the first's handle.
+ */
+#include "texture.h"
+
+#include "common.h"
+
+#include <errno.h>
+#include <stb_image.h>
+#include <stdio.h>
+
+static uint32_t make_id(uint32_t index, uint16_t generation) {
+    return ((uint32_t)generation << 16) | (index + 1);
+}
+
+static ona__texture *slot_of(ona__textures *t, uint32_t id) {
+    uint32_t index = id & 0xFFFFu;
+    if (index == 0 || index > ONA__MAX_TEXTURES)
+        return NULL;
+    ona__texture *s = &t->slots[index - 1];
+    /* acquire: pairs with the release in insert; the slot's size and path are complete. */
+    return atomic_load_explicit(&s->id, memory_order_acquire) == id ? s : NULL;
+}
+
+/* Takes ownership of `pixels` and `path`. Called with the lock held. */
+static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, bool placeholder,
+                  ona_texture *out) {
+    if (t->used >= ONA__MAX_TEXTURES)
+        return ONA_ELIMIT;
+    uint32_t index = t->used++;
+    ona__texture *s = &t->slots[index];
+    s->generation = 1;
+    s->path = path;
+    s->width = w;
+    s->height = h;
+    s->pixels = pixels;
+    s->gl = 0;
+    s->placeholder = placeholder;
+    t->pending++;
+    out->id = make_id(index, s->generation);
+    /* release: readers that see the id see the fields above. */
+    atomic_store_explicit(&s->id, out->id, memory_order_release);
+    return 0;
+}
+
+static int create_locked(ona__textures *t, int w, int h, const uint8_t *rgba, bool placeholder,
+                         ona_texture *out) {
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    uint8_t *copy = ona__malloc(bytes);
+    if (!copy)
+        return ONA_ENOMEM;
+    memcpy(copy, rgba, bytes);
+    int rc = insert(t, NULL, w, h, copy, placeholder, out);
+    if (rc)
+        ona__free(copy);
+    return rc;
+}
+
+int ona__textures_init(ona__textures *t) {
+    memset(t, 0, sizeof *t);
+    for (uint32_t i = 0; i < ONA__MAX_TEXTURES; i++)
+        atomic_init(&t->slots[i].id, 0);
+    if (uv_mutex_init(&t->lock))
+        return ONA_ENOMEM;
+    /* The placeholder: 16x16, 4x4 squares of magenta and black, impossible to miss. */
+    uint8_t check[16 * 16 * 4];
+    for (int y = 0; y < 16; y++) {
+        for (int x = 0; x < 16; x++) {
+            bool on = ((x / 4) + (y / 4)) % 2 == 0;
+            uint8_t *p = check + (y * 16 + x) * 4;
+            p[0] = on ? 255 : 0;
+            p[1] = 0;
+            p[2] = on ? 255 : 0;
+            p[3] = 255;
+        }
+    }
+    int rc = create_locked(t, 16, 16, check, true, &t->placeholder);
+    if (rc == 0) {
+        uint8_t *atlas = ona__malloc(ONA__FONT_ATLAS_W * ONA__FONT_ATLAS_H * 4);
+        if (!atlas)
+            rc = ONA_ENOMEM;
+        else {
+            ona__font_atlas(atlas);
+            rc = insert(t, NULL, ONA__FONT_ATLAS_W, ONA__FONT_ATLAS_H, atlas, false, &t->font);
+            if (rc)
+                ona__free(atlas);
+        }
+    }
+    if (rc)
+        ona__textures_free(t, NULL);
+    return rc;
+}
+
+void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
+    for (uint32_t i = 0; i < t->used; i++) {
+        ona__texture *s = &t->slots[i];
+        if (gfx && s->gl)
+            ona__gfx_texture_free(gfx, s->gl);
+        ona__free(s->pixels);
+        ona__free(s->path);
+        s->pixels = NULL;
+        s->path = NULL;
+        s->gl = 0;
+    }
+    t->used = 0;
+    uv_mutex_destroy(&t->lock);
+}
+
+/* Reads a whole file. Returns ONA_ENOENT/ONA_EIO/ONA_ENOMEM. */
+static int read_file(const char *path, uint8_t **out, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno == ENOENT ? ONA_ENOENT : ONA_EIO;
+    int rc = 0;
+    uint8_t *data = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+        rc = ONA_EIO;
+    else if (!(data = ona__malloc((size_t)n + 1)))
+        rc = ONA_ENOMEM;
+    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
+        rc = ONA_EIO;
+    fclose(f);
+    if (rc) {
+        ona__free(data);
+        return rc;
+    }
+    *out = data;
+    *size = (size_t)n;
+    return 0;
+}
+
+static bool find_path(ona__textures *t, const char *path, ona_texture *out) {
+    for (uint32_t i = 0; i < t->used; i++) {
+        ona__texture *s = &t->slots[i];
+        if (s->path && strcmp(s->path, path) == 0) {
+            out->id = make_id(i, s->generation);
+            return true;
+        }
+    }
+    return false;
+}
+
+int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out) {
+    out->id = t->placeholder.id;
+    uv_mutex_lock(&t->lock);
+    bool known = find_path(t, path, out);
+    uv_mutex_unlock(&t->lock);
+    if (known)
+        return 0;
+
+    uint8_t *file = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &file, &size);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, who, "texture %s: %s; drawing the placeholder instead", path,
+                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+        return rc;
+    }
+    int w = 0, h = 0, channels = 0;
+    stbi_uc *decoded = size <= INT32_MAX
+                           ? stbi_load_from_memory(file, (int)size, &w, &h, &channels, 4)
+                           : NULL;
+    ona__free(file);
+    if (!decoded) {
+        ona_log(ONA_LOG_ERROR, who, "texture %s: not a readable image (%s); drawing the "
+                                    "placeholder instead",
+                path, stbi_failure_reason() ? stbi_failure_reason() : "unknown format");
+        return ONA_EFORMAT;
+    }
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    uint8_t *pixels = ona__malloc(bytes);
+    char *path_copy = ona__malloc(strlen(path) + 1);
+    if (!pixels || !path_copy) {
+        stbi_image_free(decoded);
+        ona__free(pixels);
+        ona__free(path_copy);
+        return ONA_ENOMEM;
+    }
+    memcpy(pixels, decoded, bytes);
+    stbi_image_free(decoded);
+    strcpy(path_copy, path);
+
+    uv_mutex_lock(&t->lock);
+    if (find_path(t, path, out)) {
+        rc = 0; /* another thread loaded it meanwhile */
+        ona__free(pixels);
+        ona__free(path_copy);
+    } else {
+        rc = insert(t, path_copy, w, h, pixels, false, out);
+        if (rc) {
+            ona__free(pixels);
+            ona__free(path_copy);
+            out->id = t->placeholder.id;
+        }
+    }
+    uv_mutex_unlock(&t->lock);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path,
+                ona_strerror(rc), ONA__MAX_TEXTURES);
+    return rc;
+}
+
+int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
+                         ona_texture *out) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !rgba || !out)
+        return ONA_EINVAL;
+    uv_mutex_lock(&t->lock);
+    int rc = create_locked(t, width, height, rgba, false, out);
+    uv_mutex_unlock(&t->lock);
+    return rc;
+}
+
+bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height) {
+    ona__texture *s = slot_of(t, tex.id);
+    if (!s)
+        return false;
+    *width = s->width;
+    *height = s->height;
+    return true;
+}
+
+void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
+    uv_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->used && t->pending; i++) {
+        ona__texture *s = &t->slots[i];
+        if (!s->pixels)
+            continue;
+        if (ona__gfx_texture_upload(gfx, s->width, s->height, s->pixels, &s->gl) != 0)
+            ona_log(ONA_LOG_ERROR, "gfx", "texture %s: upload failed",
+                    s->path ? s->path : "(made)");
+        ona__free(s->pixels);
+        s->pixels = NULL;
+        t->pending--;
+    }
+    uv_mutex_unlock(&t->lock);
+}
+
+uint32_t ona__textures_gl(ona__textures *t, uint32_t id, int *width, int *height) {
+    ona__texture *s = slot_of(t, id);
+    if (!s || !s->gl)
+        s = slot_of(t, t->placeholder.id);
+    *width = s->width;
+    *height = s->height;
+    return s->gl;
+}

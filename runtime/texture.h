@@ -1,0 +1,67 @@
+/*
+ * texture.h: the texture registry: handles, loading PNG files on any thread, uploads on main.
+ * Internal.
+ *
+ * A system loads a texture from its turn, on whatever thread runs it, and may draw with it in
+ * the same turn. So loading decodes the file at once on the calling thread (stb_image) and
+ * hands out a handle with the size known; the GL upload waits for the main thread, which does
+ * every pending upload before it draws the frame. The same path gives the same handle. A
+ * missing or corrupt file logs its path and gives a visible placeholder (a magenta and black
+ * checkerboard) with the error, never a crash.
+ */
+#ifndef ONA_TEXTURE_H
+#define ONA_TEXTURE_H
+
+#include "ona/gfx.h"
+
+#include "gfx_gl.h"
+
+#include <stdatomic.h>
+#include <uv.h>
+
+#define ONA__MAX_TEXTURES 4096
+
+typedef struct ona__texture {
+    _Atomic uint32_t id; /* the live handle, or 0 */
+    uint16_t generation;
+    char *path;          /* the resolved path it was loaded from (NULL for made ones) */
+    int width, height;
+    uint8_t *pixels;     /* RGBA8 waiting for upload (main frees it after uploading) */
+    uint32_t gl;         /* GL texture name, 0 until uploaded */
+    bool placeholder;
+} ona__texture;
+
+typedef struct ona__textures {
+    uv_mutex_t lock;
+    ona__texture slots[ONA__MAX_TEXTURES];
+    uint32_t used;          /* slots handed out so far (slots are never reused) */
+    uint32_t pending;       /* textures waiting for upload */
+    ona_texture placeholder; /* made at init */
+    ona_texture font;        /* the debug font atlas */
+} ona__textures;
+
+int ona__textures_init(ona__textures *t);
+/* Frees pixels and GL textures (gfx may be NULL when there is no GL). Main thread. */
+void ona__textures_free(ona__textures *t, ona__gfx *gfx);
+
+/* Loads `path` (already resolved against the script roots) or returns the handle it already
+ * has. Any thread. On failure returns ONA_ENOENT (no file), ONA_EFORMAT (not a decodable
+ * image), ONA_ELIMIT or ONA_ENOMEM, logs the path under `who`, and still sets *out to the
+ * placeholder so the caller can draw something visible. */
+int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out);
+
+/* Makes a texture from RGBA8 pixels (copied). Any thread. */
+int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
+                         ona_texture *out);
+
+/* The size of a live texture; false for a stale handle. Any thread. */
+bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height);
+
+/* Main thread: uploads every texture still waiting. */
+void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
+
+/* Main thread, after upload: the GL name and size of a handle, or the placeholder's for a
+ * stale one. */
+uint32_t ona__textures_gl(ona__textures *t, uint32_t id, int *width, int *height);
+
+#endif

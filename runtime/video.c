@@ -1,0 +1,262 @@
+/*
+ * video.c: the main thread's side of a frame's picture (video.h).
+ *
+ * Design note. Before the turns, main polls the window into the frame's event list (plus any
+ * events an embedder pushed) and folds them into the input state; both stay read-only while
+ * systems run, which is what lets every system on every thread read them without locks. After
+ * the turns, main merges the threads' render queues (render_queue.c), uploads textures that
+ * systems loaded during the frame, copies the sorted sprites once into the renderer's mapped
+ * instance buffer, and draws one instanced draw per run of sprites sharing a texture. The debug
+ * overlay (F3) is drawn last, in screen space, with the built-in font.
+ */
+#include "video.h"
+
+#include "system.h"
+
+#include <stdio.h>
+#include <time.h>
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#ifndef ONA_SHADER_DIR
+#define ONA_SHADER_DIR "shaders"
+#endif
+
+int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) {
+    memset(v, 0, sizeof *v);
+    v->camera.zoom = 1;
+    v->clear[3] = 1;
+    v->width = desc && desc->width > 0 ? desc->width : 1280;
+    v->height = desc && desc->height > 0 ? desc->height : 720;
+    v->camera.x = (float)v->width / 2;
+    v->camera.y = (float)v->height / 2;
+    if (uv_mutex_init(&v->lock))
+        return ONA_ENOMEM;
+    int rc = ona__textures_init(&v->textures);
+    if (rc) {
+        uv_mutex_destroy(&v->lock);
+        return rc;
+    }
+    v->mode = ONA_VIDEO_NONE;
+    if (mode == ONA_VIDEO_NONE)
+        return 0;
+    rc = ona__window_create(mode, desc, &v->window);
+    if (rc == 0) {
+        ona__gfx_desc gd = {
+            .shader_dir = desc && desc->shader_dir ? desc->shader_dir : ONA_SHADER_DIR,
+            .debug_output = ona__window_debug_context(v->window),
+        };
+        rc = ona__gfx_create(&gd, &v->gfx);
+    }
+    if (rc) {
+        ona__video_free(v);
+        return rc;
+    }
+    v->mode = mode;
+    ona__window_size(v->window, &v->width, &v->height);
+    v->camera.x = (float)v->width / 2;
+    v->camera.y = (float)v->height / 2;
+    return 0;
+}
+
+void ona__video_free(ona__video *v) {
+    ona__textures_free(&v->textures, v->gfx);
+    ona__render_list_free(&v->list);
+    ona__free(v->runs);
+    if (v->gfx)
+        ona__gfx_destroy(v->gfx);
+    ona__window_destroy(v->window);
+    uv_mutex_destroy(&v->lock);
+    v->gfx = NULL;
+    v->window = NULL;
+}
+
+static void apply_input(ona__video *v, const ona_event *e) {
+    switch (e->type) {
+    case ONA_EVENT_KEY_DOWN:
+    case ONA_EVENT_KEY_UP:
+        if (e->as.key.scancode > 0 && e->as.key.scancode < ONA__MAX_SCANCODES)
+            v->keys[e->as.key.scancode] = e->type == ONA_EVENT_KEY_DOWN;
+        break;
+    case ONA_EVENT_MOUSE_MOVE:
+        v->mouse_x = e->as.mouse.x;
+        v->mouse_y = e->as.mouse.y;
+        break;
+    case ONA_EVENT_MOUSE_DOWN:
+    case ONA_EVENT_MOUSE_UP:
+        v->mouse_x = e->as.mouse.x;
+        v->mouse_y = e->as.mouse.y;
+        if (e->as.mouse.button >= 1 && e->as.mouse.button <= 32) {
+            uint32_t bit = 1u << (e->as.mouse.button - 1);
+            v->mouse_buttons = e->type == ONA_EVENT_MOUSE_DOWN ? v->mouse_buttons | bit
+                                                               : v->mouse_buttons & ~bit;
+        }
+        break;
+    case ONA_EVENT_WINDOW_RESIZED:
+        v->width = e->as.window.width;
+        v->height = e->as.window.height;
+        break;
+    default:
+        break;
+    }
+}
+
+void ona__video_begin_frame(ona__video *v, bool *quit) {
+    v->event_count = 0;
+    for (uint32_t i = 0; i < v->injected_count && v->event_count < ONA__MAX_EVENTS; i++)
+        v->events[v->event_count++] = v->injected[i];
+    v->injected_count = 0;
+    if (v->window)
+        v->event_count +=
+            ona__window_poll(v->window, v->events + v->event_count, ONA__MAX_EVENTS - v->event_count);
+    for (uint32_t i = 0; i < v->event_count; i++) {
+        const ona_event *e = &v->events[i];
+        apply_input(v, e);
+        if (e->type == ONA_EVENT_QUIT)
+            *quit = true;
+        if (e->type == ONA_EVENT_KEY_DOWN && !e->as.key.repeat && strcmp(e->as.key.name, "f3") == 0)
+            v->overlay = !v->overlay;
+    }
+}
+
+int ona__video_request_screenshot(ona__video *v, const char *path) {
+    if (!path || !*path || strlen(path) >= sizeof v->screenshot_path)
+        return ONA_EINVAL;
+    uv_mutex_lock(&v->lock);
+    snprintf(v->screenshot_path, sizeof v->screenshot_path, "%s", path);
+    v->screenshot_requested = true;
+    uv_mutex_unlock(&v->lock);
+    return v->gfx ? 0 : ONA_EGFX;
+}
+
+uint32_t ona__video_text(const char *text, size_t size, float x, float y, float scale,
+                         uint32_t tint, ona_sprite *out, uint32_t max) {
+    uint32_t n = 0;
+    float cx = x;
+    for (size_t i = 0; i < size && n < max; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n') {
+            cx = x;
+            y += ONA__FONT_GLYPH * scale;
+            continue;
+        }
+        if (c != ' ') {
+            ona_sprite *s = &out[n++];
+            memset(s, 0, sizeof *s);
+            s->x = cx;
+            s->y = y;
+            s->scale_x = s->scale_y = scale;
+            ona__font_glyph(c, &s->src_x, &s->src_y);
+            s->src_w = s->src_h = ONA__FONT_GLYPH;
+            s->tint = tint;
+        }
+        cx += ONA__FONT_GLYPH * scale;
+    }
+    return n;
+}
+
+/* The stats overlay in screen space: positioned through the inverse camera. */
+static uint32_t overlay_sprites(ona_runtime *rt, ona_sprite *out, uint32_t max) {
+    ona__video *v = &rt->video;
+    ona_runtime_stats st;
+    ona_runtime_stats_get(rt, &st);
+    char text[512];
+    int len = snprintf(text, sizeof text,
+                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites",
+                       v->fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
+                       (unsigned long long)st.messages, v->list.sprite_total);
+    float zoom = v->camera.zoom > 0 ? v->camera.zoom : 1;
+    float x = v->camera.x - (float)v->width / 2 / zoom + 8 / zoom;
+    float y = v->camera.y - (float)v->height / 2 / zoom + 8 / zoom;
+    return ona__video_text(text, (size_t)ONA_MAX(len, 0), x, y, 2 / zoom,
+                           ONA_RGBA(255, 255, 96, 255), out, max);
+}
+
+static int grow_runs(ona__video *v, uint32_t need) {
+    if (need <= v->run_capacity)
+        return 0;
+    uint32_t cap = v->run_capacity ? v->run_capacity * 2 : 64;
+    while (cap < need)
+        cap *= 2;
+    ona__gfx_run *runs = ona__realloc(v->runs, cap * sizeof *runs);
+    if (!runs)
+        return ONA_ENOMEM;
+    v->runs = runs;
+    v->run_capacity = cap;
+    return 0;
+}
+
+void ona__video_present(ona_runtime *rt) {
+    ona__video *v = &rt->video;
+    ona__render_queue *queues[256];
+    uint32_t nq = ONA_MIN(rt->thread_count, 256u);
+    for (uint32_t i = 0; i < nq; i++)
+        queues[i] = &rt->workers[i].queue;
+    if (ona__render_merge(queues, nq, &v->list) != 0)
+        ona_log(ONA_LOG_ERROR, "gfx", "out of memory merging the render queues; frame skipped");
+    else if (v->list.has_setting) {
+        if (v->list.setting.has_camera)
+            v->camera = v->list.setting.camera;
+        if (v->list.setting.has_clear)
+            memcpy(v->clear, v->list.setting.clear, sizeof v->clear);
+    }
+
+    if (v->gfx) {
+        ona__textures_upload(&v->textures, v->gfx);
+        ona_sprite overlay[512];
+        uint32_t overlay_count = v->overlay ? overlay_sprites(rt, overlay, 512) : 0;
+        uint32_t total = v->list.sprite_total + overlay_count;
+        ona__gfx_begin(v->gfx, v->width, v->height, v->clear, &v->camera);
+        ona__sprite *instances = ona__gfx_instances(v->gfx, total);
+        uint32_t runs = 0, written = 0;
+        if (instances && grow_runs(v, v->list.count + 1) == 0) {
+            uint32_t last_texture = UINT32_MAX;
+            for (uint32_t i = 0; i < v->list.count; i++) {
+                const ona__draw *d = v->list.sorted[i];
+                memcpy(instances + written, queues[d->queue]->sprites + d->first,
+                       (size_t)d->count * sizeof(ona_sprite));
+                if (d->texture == last_texture) {
+                    v->runs[runs - 1].count += d->count;
+                } else {
+                    ona__gfx_run *r = &v->runs[runs++];
+                    r->texture = ona__textures_gl(&v->textures, d->texture, &r->width, &r->height);
+                    r->first = written;
+                    r->count = d->count;
+                    last_texture = d->texture;
+                }
+                written += d->count;
+            }
+            if (overlay_count) {
+                memcpy(instances + written, overlay, overlay_count * sizeof(ona_sprite));
+                ona__gfx_run *r = &v->runs[runs++];
+                r->texture = ona__textures_gl(&v->textures, v->textures.font.id, &r->width,
+                                              &r->height);
+                r->first = written;
+                r->count = overlay_count;
+            }
+            ona__gfx_draw(v->gfx, v->runs, runs);
+        }
+        ona__gfx_end(v->gfx);
+        uv_mutex_lock(&v->lock);
+        bool shoot = v->screenshot_requested;
+        char path[sizeof v->screenshot_path];
+        memcpy(path, v->screenshot_path, sizeof path);
+        v->screenshot_requested = false;
+        uv_mutex_unlock(&v->lock);
+        if (shoot && ona__gfx_screenshot(v->gfx, v->width, v->height, path) == 0)
+            ona_log(ONA_LOG_INFO, "gfx", "screenshot written to %s", path);
+        ona__window_swap(v->window);
+    }
+    for (uint32_t i = 0; i < nq; i++)
+        ona__render_queue_clear(queues[i]);
+    uint64_t now = now_ns();
+    if (v->last_present_ns) {
+        double fps = 1e9 / (double)(now - v->last_present_ns);
+        v->fps = v->fps > 0 ? v->fps * 0.9 + fps * 0.1 : fps;
+    }
+    v->last_present_ns = now;
+}

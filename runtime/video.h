@@ -1,0 +1,69 @@
+/*
+ * video.h: a runtime's video: window and GL renderer (or none), textures, render queues' merge,
+ * this frame's input events and input state, the debug overlay, screenshots. Internal; the
+ * frame-boundary functions are main-thread only.
+ */
+#ifndef ONA_VIDEO_H
+#define ONA_VIDEO_H
+
+#include "ona/gfx.h"
+
+#include "gfx_gl.h"
+#include "render_queue.h"
+#include "texture.h"
+#include "window.h"
+
+#define ONA__MAX_EVENTS 256
+#define ONA__MAX_SCANCODES 512
+
+typedef struct ona__video {
+    ona_video mode;          /* what runs: NONE, or WINDOW/OFFSCREEN with window and gfx */
+    ona__window *window;
+    ona__gfx *gfx;
+    ona__textures textures;
+    ona__render_list list;
+    ona__camera camera;
+    float clear[4];
+    int width, height;       /* drawable size (the window's, or the desc's without video) */
+
+    /* This frame's events and input state: written by main before the turns, read-only while
+     * they run. */
+    ona_event events[ONA__MAX_EVENTS];
+    uint32_t event_count;
+    ona_event injected[ONA__MAX_EVENTS]; /* pushed from C for the next frame */
+    uint32_t injected_count;
+    bool keys[ONA__MAX_SCANCODES];
+    float mouse_x, mouse_y;
+    uint32_t mouse_buttons;  /* bit (button - 1) */
+
+    /* Screenshot requests may come from any thread (a system); guarded by `lock`. */
+    uv_mutex_t lock;
+    char screenshot_path[1024];
+    bool screenshot_requested;
+
+    ona__gfx_run *runs;      /* this frame's draws (reused) */
+    uint32_t run_capacity;
+
+    bool overlay;            /* the stats overlay, toggled by F3 */
+    uint64_t last_present_ns;
+    double fps;
+} ona__video;
+
+struct ona_runtime;
+
+int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc);
+void ona__video_free(ona__video *v);
+/* Main, before the turns: polls the window, takes injected events, updates input state. Sets
+ * *quit when the window was closed. */
+void ona__video_begin_frame(ona__video *v, bool *quit);
+/* Main, after the turns: uploads textures, merges the queues, draws, overlays, screenshots,
+ * swaps; then clears the queues. */
+void ona__video_present(struct ona_runtime *rt);
+/* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
+ * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
+uint32_t ona__video_text(const char *text, size_t size, float x, float y, float scale,
+                         uint32_t tint, ona_sprite *out, uint32_t max);
+/* Any thread: asks for a screenshot of the next presented frame. */
+int ona__video_request_screenshot(ona__video *v, const char *path);
+
+#endif

@@ -1,0 +1,70 @@
+-- bunnies.lua: the bunnies' physics, shared by the bunnymark's systems (required per state).
+local ffi = require("ffi")
+ffi.cdef([[ typedef struct bunny { float x, y, vx, vy; } bunny; ]])
+
+local M = { gravity = 0.5, width = 1280, height = 720 }
+
+-- n bunnies at random places and speeds; the same seed gives the same bunnies.
+function M.new(n, seed)
+  math.randomseed(seed)
+  local b = ffi.new("bunny[?]", math.max(n, 1))
+  for i = 0, n - 1 do
+    b[i].x = math.random() * M.width
+    b[i].y = math.random() * M.height * 0.5
+    b[i].vx = math.random() * 10 - 5
+    b[i].vy = math.random() * 10 - 5
+  end
+  return b
+end
+
+-- One frame of bouncing.
+function M.step(b, n)
+  local w, h, g = M.width, M.height, M.gravity
+  for i = 0, n - 1 do
+    local s = b[i]
+    s.x = s.x + s.vx
+    s.y = s.y + s.vy
+    s.vy = s.vy + g
+    if s.x > w then
+      s.vx = -s.vx
+      s.x = w
+    elseif s.x < 0 then
+      s.vx = -s.vx
+      s.x = 0
+    end
+    if s.y > h then
+      s.vy = -0.85 * s.vy
+      s.y = h
+      if math.random() > 0.5 then
+        s.vy = s.vy - math.random() * 6
+      end
+    elseif s.y < 0 then
+      s.vy = 0
+      s.y = 0
+    end
+  end
+end
+
+-- Sets up n sprites of a `size`-pixel bunny (the texture is 32x32).
+function M.sprites(n, size)
+  local buf = ona.gfx.sprites(math.max(n, 1))
+  local p = buf:ptr()
+  for i = 0, n - 1 do
+    p[i].scale_x = size / 32
+    p[i].scale_y = size / 32
+    p[i].origin_x = 16
+    p[i].origin_y = 32
+    p[i].tint = 0xFFFFFFFF
+  end
+  return buf
+end
+
+-- Copies positions into sprites.
+function M.place(b, n, p)
+  for i = 0, n - 1 do
+    p[i].x = b[i].x
+    p[i].y = b[i].y
+  end
+end
+
+return M

@@ -1,0 +1,36 @@
+-- bunnymark: textured bunnies bouncing, new positions every frame (the seed thesis' stress test).
+--
+--   ona samples/bunnymark [mode=parallel] [bunnies=20000] [size=32] [movers=8]
+--
+-- mode:
+--   sequential  one system moves and draws every bunny (run it with --workers 1)
+--   unbatched   a mover sends each bunny's position to a drawer as its own message
+--   batched     the mover sends all positions in one moved ona.buffer a frame (and the drawer
+--               sends it back, so no buffer is allocated after the first frames)
+--   parallel    `movers` systems each move and draw their share: drawing goes to each thread's
+--               own render queue, so this is what scales with cores
+-- size: the bunnies' size in pixels (32 = the texture's; 2 makes fill rate negligible).
+local args = ... or {}
+local mode = args.mode or "parallel"
+local n = math.floor(args.bunnies or 20000)
+local size = args.size or 32
+local common = { bunnies = n, size = size, seed = 1 }
+
+if mode == "sequential" then
+  assert(ona.spawn("mover.lua", common, { name = "mover" }))
+elseif mode == "unbatched" or mode == "batched" then
+  local drawer = assert(ona.spawn("drawer.lua", { bunnies = n, size = size }, { name = "drawer", mailbox = 4096 }))
+  local send = mode == "unbatched" and "each" or "buffer"
+  assert(ona.spawn("mover.lua", { bunnies = n, size = size, seed = 1, send = send, to = drawer },
+    { name = "mover", mailbox = 16 }))
+elseif mode == "parallel" then
+  local movers = math.max(1, math.floor(args.movers or 8))
+  for k = 1, movers do
+    local share = math.floor(n / movers) + ((k <= n % movers) and 1 or 0)
+    assert(ona.spawn("mover.lua", { bunnies = share, size = size, seed = k },
+      { name = "mover" .. k }))
+  end
+else
+  error("bunnymark: mode must be sequential, unbatched, batched or parallel, not " .. tostring(mode))
+end
+assert(ona.spawn("hud.lua", { bunnies = n, mode = mode }, { name = "hud" }))

@@ -1,0 +1,41 @@
+-- mover.lua: moves its bunnies every frame, then draws them itself (args.send == nil), sends
+-- each bunny's position to args.to as its own message ("each"), or sends all of them in one
+-- moved buffer ("buffer").
+local bunnies = require("bunnies")
+
+return {
+  init = function(state, args)
+    state.n = args.bunnies
+    state.size = args.size
+    state.send = args.send
+    state.to = args.to
+    state.b = bunnies.new(state.n, args.seed)
+    state.texture = ona.gfx.texture("bunny.png")
+    state.pool = {}
+    if not state.send then
+      state.sprites = bunnies.sprites(state.n, state.size)
+    end
+  end,
+
+  process = function(state)
+    local n = state.n
+    bunnies.step(state.b, n)
+    if state.send == "each" then
+      local to, b = state.to, state.b
+      for i = 0, n - 1 do
+        ona.send(to, i, b[i].x, b[i].y)
+      end
+    elseif state.send == "buffer" then
+      -- Buffers come back from the drawer after it drew them; reuse one, or make one.
+      for _, returned in ona.messages() do
+        state.pool[#state.pool + 1] = returned
+      end
+      local buf = table.remove(state.pool) or bunnies.sprites(n, state.size)
+      bunnies.place(state.b, n, buf:ptr())
+      ona.send(state.to, buf) -- moved: `buf` is dead here
+    else
+      bunnies.place(state.b, n, state.sprites:ptr())
+      ona.gfx.draw_sprites(state.texture, state.sprites, n)
+    end
+  end,
+}

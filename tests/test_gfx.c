@@ -1,0 +1,261 @@
+/*
+ * test_gfx.c: rendering for real, offscreen on Mesa llvmpipe through SDL's offscreen driver:
+ * a scene of several textures with rotation, tint, layers and text compared with a committed
+ * golden image; the same pixels from 1 and 2 threads; the placeholder for a missing texture;
+ * a broken shader reload that keeps the runtime drawing; input events reaching every system.
+ *
+ * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering (then
+ * look at them before committing).
+ */
+#include "test_support.h"
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { W = 128, H = 128 };
+
+static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua", NULL};
+static char tmpdir[256];
+static char tex_a[512], tex_b[512];
+
+/* Writes the two test textures: an 8x8 red/white checker and an 8x8 colour gradient. */
+static void write_textures(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ona-gfx-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    uint8_t a[8 * 8 * 4], b[8 * 8 * 4];
+    for (int y = 0; y < 8; y++) {
+        for (int x = 0; x < 8; x++) {
+            uint8_t *p = a + (y * 8 + x) * 4;
+            bool white = ((x / 2) + (y / 2)) % 2 == 0;
+            p[0] = 255, p[1] = white ? 255 : 0, p[2] = white ? 255 : 0, p[3] = 255;
+            uint8_t *q = b + (y * 8 + x) * 4;
+            q[0] = (uint8_t)(x * 32), q[1] = (uint8_t)(y * 32), q[2] = 200, q[3] = 255;
+        }
+    }
+    snprintf(tex_a, sizeof tex_a, "%s/a.png", tmpdir);
+    snprintf(tex_b, sizeof tex_b, "%s/b.png", tmpdir);
+    ck_assert(stbi_write_png(tex_a, 8, 8, 4, a, 32));
+    ck_assert(stbi_write_png(tex_b, 8, 8, 4, b, 32));
+}
+
+static void setup(void) {
+    capture_logs_begin();
+    write_textures();
+}
+
+static void teardown(void) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    capture_logs_end();
+    collector_free();
+}
+
+static ona_runtime *make_runtime(uint32_t threads, const char *shader_dir) {
+    ona_runtime_desc desc = {.threads = threads,
+                             .script_roots = roots,
+                             .video = ONA_VIDEO_OFFSCREEN,
+                             .window = {.width = W, .height = H, .shader_dir = shader_dir}};
+    ona_runtime *rt = NULL;
+    int rc = ona_runtime_create(&desc, &rt);
+    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    return rt;
+}
+
+/* Steps `frames` frames with a screenshot of the last one, and returns its RGBA pixels. */
+static uint8_t *render(ona_runtime *rt, int frames) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/shot.png", tmpdir);
+    for (int i = 0; i < frames; i++) {
+        if (i == frames - 1)
+            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    }
+    int w, h, n;
+    uint8_t *pixels = stbi_load(path, &w, &h, &n, 4);
+    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", path, captured_logs_text());
+    ck_assert_int_eq(w, W);
+    ck_assert_int_eq(h, H);
+    return pixels;
+}
+
+static uint8_t *render_scene(uint32_t threads) {
+    ona_runtime *rt = make_runtime(threads, NULL);
+    ona_system none = {0};
+    char args[1200];
+    for (int part = 1; part <= 3; part++) {
+        snprintf(args, sizeof args, "part=%d tex_a=%s tex_b=%s", part, tex_a, tex_b);
+        char name[16];
+        snprintf(name, sizeof name, "scene%d", part);
+        spawn_lua(rt, "scene.lua", name, none, args, 0, 0);
+    }
+    uint8_t *pixels = render(rt, 3);
+    ona_runtime_destroy(rt);
+    return pixels;
+}
+
+static const uint8_t *pixel(const uint8_t *p, int x, int y) {
+    return p + (y * W + x) * 4;
+}
+
+START_TEST(test_gfx_scene_matches_golden) {
+    uint8_t *got = render_scene(1);
+    const char *golden = ONA_SOURCE_DIR "/tests/golden/scene.png";
+    if (getenv("ONA_UPDATE_GOLDEN")) {
+        ck_assert(stbi_write_png(golden, W, H, 4, got, W * 4));
+        fprintf(stderr, "wrote %s\n", golden);
+    }
+    int w, h, n;
+    uint8_t *want = stbi_load(golden, &w, &h, &n, 4);
+    ck_assert_msg(want != NULL, "missing %s (run with ONA_UPDATE_GOLDEN=1 once)", golden);
+    ck_assert_int_eq(w, W);
+    ck_assert_int_eq(h, H);
+    /* Tolerance: rasterisers may differ on an edge pixel's coverage, not on the picture. */
+    long differing = 0;
+    double total = 0;
+    for (int i = 0; i < W * H * 4; i++) {
+        int d = abs((int)got[i] - (int)want[i]);
+        total += d;
+        if (d > 24)
+            differing++;
+    }
+    ck_assert_msg(differing <= W * H * 4 / 200, "%ld channel values differ by more than 24",
+                  differing);
+    ck_assert_msg(total / (W * H * 4) < 2.0, "mean difference %.2f", total / (W * H * 4));
+    /* A few things a person would check by eye, independent of the golden file. */
+    const uint8_t *bg = pixel(got, 2, 60);
+    ck_assert(bg[0] < 40 && bg[1] < 40 && bg[2] > 30 && bg[2] < 70); /* clear colour */
+    const uint8_t *a = pixel(got, 9, 9);
+    ck_assert(a[0] > 240 && a[1] > 240); /* checker's white corner, layer 1 over layer 0 */
+    const uint8_t *ph = pixel(got, 101, 5);
+    ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240); /* the placeholder's magenta */
+    stbi_image_free(want);
+    stbi_image_free(got);
+}
+END_TEST
+
+START_TEST(test_gfx_same_pixels_with_one_and_two_threads) {
+    uint8_t *one = render_scene(1);
+    uint8_t *two = render_scene(2);
+    ck_assert_mem_eq(one, two, (size_t)W * H * 4);
+    stbi_image_free(one);
+    stbi_image_free(two);
+}
+END_TEST
+
+START_TEST(test_gfx_missing_texture_logs_path_and_shows_placeholder) {
+    uint8_t *got = render_scene(2);
+    ck_assert_msg(captured_logs_contain("does_not_exist.png: no such file; drawing the placeholder"),
+                  "%s", captured_logs_text());
+    ck_assert(captured_logs_contain("scene3"));
+    const uint8_t *ph = pixel(got, 101, 5);
+    ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240);
+    stbi_image_free(got);
+}
+END_TEST
+
+static void copy_file(const char *from, const char *to, const char *break_line) {
+    FILE *in = fopen(from, "r");
+    FILE *out = fopen(to, "w");
+    ck_assert(in && out);
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        if (break_line && strstr(line, "void main"))
+            fputs(break_line, out);
+        fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+}
+
+START_TEST(test_gfx_broken_shader_reload_keeps_drawing) {
+    char dir[600], vert[700], frag[700];
+    snprintf(dir, sizeof dir, "%s/shaders", tmpdir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(vert, sizeof vert, "%s/sprite.vert", dir);
+    snprintf(frag, sizeof frag, "%s/sprite.frag", dir);
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.vert", vert, NULL);
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.frag", frag, NULL);
+    ona_runtime *rt = make_runtime(2, dir);
+    ona_system none = {0};
+    char args[700];
+    snprintf(args, sizeof args, "tex=%s", tex_a);
+    spawn_lua(rt, "drawer.lua", NULL, none, args, 0, 0);
+    uint8_t *before = render(rt, 2);
+    /* Break the fragment shader and reload: an error naming the file, the old program stays. */
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.frag", frag, "this is not GLSL;\n");
+    ck_assert_int_eq(ona_runtime_reload_shaders(rt), ONA_EGFX);
+    ck_assert_msg(captured_logs_contain("sprite.frag:"), "%s", captured_logs_text());
+    uint8_t *after = render(rt, 2);
+    ck_assert_mem_eq(before, after, (size_t)W * H * 4);
+    const uint8_t *p = pixel(after, 20, 20);
+    ck_assert(p[0] > 240); /* still drawing the checker */
+    /* Fixed again: reloads. */
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.frag", frag, NULL);
+    ck_assert_int_eq(ona_runtime_reload_shaders(rt), 0);
+    stbi_image_free(before);
+    stbi_image_free(after);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_gfx_input_events_reach_every_system) {
+    ona_runtime_desc desc = {.threads = 2, .script_roots = roots};
+    ona_runtime *rt;
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "input_probe.lua", "probe1", report, "", 0, 0);
+    spawn_lua(rt, "input_probe.lua", "probe2", report, "", 0, 0);
+    spawn_lua(rt, "input_probe.lua", "probe3", report, "", 0, 0);
+    ona_event key = {.type = ONA_EVENT_KEY_DOWN};
+    snprintf(key.as.key.name, sizeof key.as.key.name, "Space");
+    ck_assert_int_eq(ona_runtime_push_event(rt, &key), 0);
+    ona_event click = {.type = ONA_EVENT_MOUSE_DOWN};
+    click.as.mouse.x = 12, click.as.mouse.y = 34, click.as.mouse.button = 1;
+    ck_assert_int_eq(ona_runtime_push_event(rt, &click), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    /* Each probe reports (name, "key", "space", true) and (name, "mouse", 12, 34, 1). */
+    int keys = 0, clicks = 0;
+    for (int i = 0; i < coll->count; i++) {
+        if (coll->items[i].type != ONA_VALUE_STRING)
+            continue;
+        if (strcmp(coll->items[i].text, "key") == 0) {
+            ck_assert_str_eq(coll->items[i + 1].text, "space");
+            ck_assert(coll->items[i + 2].boolean);
+            keys++;
+        } else if (strcmp(coll->items[i].text, "mouse") == 0) {
+            ck_assert(coll->items[i + 1].number == 12 && coll->items[i + 2].number == 34);
+            ck_assert(coll->items[i + 3].number == 1);
+            clicks++;
+        }
+    }
+    ck_assert_int_eq(keys, 3);
+    ck_assert_int_eq(clicks, 3);
+    /* Without a display or GL (video NONE), screenshots are refused, not crashed on. */
+    ck_assert_int_eq(ona_runtime_screenshot(rt, "/tmp/never.png"), ONA_EGFX);
+    ona_event bad = {.type = (ona_event_type)99};
+    ck_assert_int_eq(ona_runtime_push_event(rt, &bad), ONA_EINVAL);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("gfx");
+    TCase *tc = tcase_create("offscreen");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_gfx_scene_matches_golden);
+    tcase_add_test(tc, test_gfx_same_pixels_with_one_and_two_threads);
+    tcase_add_test(tc, test_gfx_missing_texture_logs_path_and_shows_placeholder);
+    tcase_add_test(tc, test_gfx_broken_shader_reload_keeps_drawing);
+    tcase_add_test(tc, test_gfx_input_events_reach_every_system);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
