@@ -170,7 +170,8 @@ int ona__render_merge(ona__render_queue *const *queues, uint32_t queue_count,
     }
     /* (layer, order, seq) is unique per entry (one system's seq never repeats in a frame), so
      * qsort's instability cannot change the result. */
-    qsort(list->sorted, list->count, sizeof *list->sorted, cmp_draw);
+    if (list->count > 1)
+        qsort(list->sorted, list->count, sizeof *list->sorted, cmp_draw);
     return 0;
 }
 
