@@ -601,6 +601,10 @@ int ona_runtime_reload_shaders(ona_runtime *rt) {
     return rt->video.gfx ? ona__gfx_reload_shaders(rt->video.gfx) : ONA_EGFX;
 }
 
+ona_video ona_runtime_video_mode(const ona_runtime *rt) {
+    return rt ? rt->video.mode : ONA_VIDEO_NONE;
+}
+
 void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
     *width = rt->video.width;
     *height = rt->video.height;

@@ -56,7 +56,7 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) 
         ona__video_free(v);
         return rc;
     }
-    v->mode = mode;
+    v->mode = ona__window_is_offscreen(v->window) ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW;
     ona__window_size(v->window, &v->width, &v->height);
     v->camera.x = (float)v->width / 2;
     v->camera.y = (float)v->height / 2;

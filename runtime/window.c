@@ -152,6 +152,10 @@ void ona__window_swap(ona__window *w) {
     SDL_GL_SwapWindow(w->window);
 }
 
+bool ona__window_is_offscreen(ona__window *w) {
+    return w->offscreen;
+}
+
 const char *ona__window_driver(ona__window *w) {
     return w->driver;
 }

@@ -21,6 +21,8 @@ uint32_t ona__window_poll(ona__window *w, ona_event *events, uint32_t max);
 /* The drawable size in pixels. */
 void ona__window_size(ona__window *w, int *width, int *height);
 void ona__window_swap(ona__window *w);
+/* True when rendering offscreen (asked for, or no display). */
+bool ona__window_is_offscreen(ona__window *w);
 /* "offscreen", "x11", "wayland", ... */
 const char *ona__window_driver(ona__window *w);
 /* True when the GL debug output should be on (debug builds). */

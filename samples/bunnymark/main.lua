@@ -1,6 +1,6 @@
 -- bunnymark: textured bunnies bouncing, new positions every frame (the seed thesis' stress test).
 --
---   ona samples/bunnymark [mode=parallel] [bunnies=20000] [size=32] [movers=8]
+--   ona samples/bunnymark [mode=parallel] [bunnies=5000] [size=32] [movers=8]
 --
 -- mode:
 --   sequential  one system moves and draws every bunny (run it with --workers 1)
@@ -12,7 +12,7 @@
 -- size: the bunnies' size in pixels (32 = the texture's; 2 makes fill rate negligible).
 local args = ... or {}
 local mode = args.mode or "parallel"
-local n = math.floor(args.bunnies or 20000)
+local n = math.floor(args.bunnies or 5000)
 local size = args.size or 32
 local common = { bunnies = n, size = size, seed = 1 }
 

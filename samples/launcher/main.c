@@ -277,6 +277,19 @@ int main(int argc, char **argv) {
         ona_runtime_destroy(rt);
         return 1;
     }
+    /* Without a display the game runs offscreen, where nobody can see it or close it: unless
+     * told otherwise, run 300 frames and leave a screenshot to look at. */
+    char auto_shot[1100];
+    if (!frames && ona_runtime_video_mode(rt) == ONA_VIDEO_OFFSCREEN && !headless) {
+        frames = 300;
+        if (!screenshot) {
+            snprintf(auto_shot, sizeof auto_shot, "%s-screenshot.png",
+                     title[0] && strcmp(title, ".") != 0 ? title : "ona");
+            screenshot = auto_shot;
+        }
+        fprintf(stderr, "ona: no display: running %ld frames offscreen, then writing %s\n",
+                frames, screenshot);
+    }
     if (screenshot && frames > 1)
         rc = ona_runtime_run(rt, (uint64_t)frames - 1, 0);
     if (rc == 0 && screenshot) {

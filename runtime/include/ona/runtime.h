@@ -187,6 +187,10 @@ ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *
  * failed), ONA_ETHREAD. */
 ONA_API int ona_runtime_reload_shaders(ona_runtime *rt);
 
+/* The video actually running: WINDOW, OFFSCREEN (asked for, or the fallback where no display
+ * exists) or NONE. Any thread. */
+ONA_API ona_video ona_runtime_video_mode(const ona_runtime *rt);
+
 /* The drawable size in pixels (the window's, or the desc's size without video). */
 ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
 
