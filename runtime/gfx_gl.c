@@ -768,3 +768,11 @@ int ona__gfx_screenshot(ona__gfx *g, int width, int height, const char *path) {
     ona__free(pixels);
     return rc;
 }
+
+const char *ona__gfx_vertex_path(ona__gfx *g) {
+    return g->vert_path;
+}
+
+const char *ona__gfx_fragment_path(ona__gfx *g) {
+    return g->frag_path;
+}

@@ -141,7 +141,8 @@ static int open_state(lua_State *L) {
     luaL_buffinit(L, &b);
     build_package_path(sys->rt, &b);
     luaL_pushresult(&b);
-    lua_call(L, 3, 1);
+    lua_call(L, 3, 2);
+    lua_setfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
     lua_setfield(L, LUA_REGISTRYINDEX, ONA__TURN_KEY);
 
     lua_newtable(L);
@@ -153,21 +154,9 @@ static int open_state(lua_State *L) {
     if (luaL_loadfile(L, sys->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
-    int nargs = 0;
-    if (ona_message_count(&sys->args)) {
-        ona_message copy;
-        char err[256];
-        if (ona__message_clone(&sys->args, &copy) != 0)
-            return luaL_error(L, "%s: out of memory copying the spawn args", sys->script_path);
-        int n = ona__message_decode_lua(&copy, L, err, sizeof err);
-        ona_message_release(&copy);
-        if (n < 0)
-            return luaL_error(L, "%s: spawn args: %s", sys->script_path, err);
-        if (n > 1)
-            lua_pop(L, n - 1);
-        nargs = n > 0 ? 1 : 0;
-    }
-    lua_call(L, nargs, 1);
+    if (ona__system_push_args(sys, L) != 0)
+        return luaL_error(L, "%s: the spawn args could not be copied", sys->script_path);
+    lua_call(L, 1, 1);
     if (lua_istable(L, -1)) {
         sys->module_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     } else if (lua_isnil(L, -1)) {
@@ -283,6 +272,29 @@ int ona__system_create_native(ona_runtime *rt, const ona_system_desc *desc, ona_
         }
     }
     *out = sys;
+    return 0;
+}
+
+int ona__system_push_args(ona__system *sys, lua_State *L) {
+    if (!lua_checkstack(L, 2 + (int)ona_message_count(&sys->args)))
+        return ONA_ENOMEM;
+    if (ona_message_count(&sys->args) == 0) {
+        lua_pushnil(L);
+        return 0;
+    }
+    ona_message copy;
+    char err[256];
+    int rc = ona__message_clone(&sys->args, &copy);
+    if (rc)
+        return rc;
+    int n = ona__message_decode_lua(&copy, L, err, sizeof err);
+    ona_message_release(&copy);
+    if (n < 0)
+        return n;
+    if (n == 0)
+        lua_pushnil(L);
+    else if (n > 1)
+        lua_pop(L, n - 1);
     return 0;
 }
 
@@ -422,24 +434,9 @@ static int run_lua(ona__system *sys) {
         lua_pushboolean(co, sys->needs_init);
         int nargs_init = 0;
         if (sys->needs_init) {
-            ona_message copy;
-            char err[256];
-            int rc = ona__message_clone(&sys->args, &copy);
-            if (rc == 0) {
-                int n = ona__message_decode_lua(&copy, co, err, sizeof err);
-                ona_message_release(&copy);
-                if (n < 0) {
-                    sys->cap_lifted = false;
-                    ona__system_fail(sys, err);
-                    return TURN_FAILED;
-                }
-                if (n == 0)
-                    lua_pushnil(co);
-                else if (n > 1)
-                    lua_pop(co, n - 1);
-            } else {
+            if (ona__system_push_args(sys, co) != 0) {
                 sys->cap_lifted = false;
-                ona__system_fail(sys, "could not copy the spawn arguments: out of memory");
+                ona__system_fail(sys, "could not copy the spawn arguments for init");
                 return TURN_FAILED;
             }
             nargs_init = 1;

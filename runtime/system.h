@@ -20,6 +20,7 @@
 #include "common.h"
 #include "mailbox.h"
 #include "message.h"
+#include "hot_reload.h"
 #include "video.h"
 
 #include <lua.h>
@@ -184,6 +185,9 @@ struct ona_runtime {
 
     /* Video, textures, input (video.c). */
     ona__video video;
+    /* File watching and reloads (hot_reload.c). */
+    ona__hot_reload hot;
+    bool hot_ready;
 
     /* Frame. */
     uint64_t frame;
@@ -248,6 +252,10 @@ int ona__system_deliver(ona__system *sys, ona__system *target);
 int ona__system_flush_outgoing(ona__system *sys);
 /* Closes a stopped system's Lua state (its memory goes back; the record stays). */
 void ona__system_close_state(ona__system *sys);
+/* Pushes the system's spawn args (their first value, or nil) onto L. Returns 0, or an error
+ * with nothing pushed (ONA_ENOMEM, ONA_EDECODE). Does not raise, except Lua's own memory
+ * errors while pushing. */
+int ona__system_push_args(ona__system *sys, lua_State *L);
 /* A copy of a message that holds no buffers (strings are shared). */
 int ona__message_clone(ona_message *src, ona_message *dst);
 /* Calls exit (if the system ever ran init), frees the state and mailbox. Main thread. */
