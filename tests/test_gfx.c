@@ -65,6 +65,7 @@ static ona_runtime *make_runtime(uint32_t threads, const char *shader_dir) {
     ona_runtime *rt = NULL;
     int rc = ona_runtime_create(&desc, &rt);
     ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    pin_gl_driver();
     return rt;
 }
 
