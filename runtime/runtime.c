@@ -22,12 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static bool on_main_thread(ona_runtime *rt) {
     uv_thread_t self = uv_thread_self();
     return uv_thread_equal(&self, &rt->main_thread);
@@ -145,6 +139,7 @@ static void merge_pending(ona_runtime *rt);
 void ona_runtime_destroy(ona_runtime *rt) {
     if (!rt)
         return;
+    ona_runtime_trace_end(rt);
     ona__scheduler_stop(rt);
     if (rt->registry_ready) {
         merge_pending(rt);
@@ -513,7 +508,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         return ONA_EINVAL;
     if (rt->in_step || !on_main_thread(rt))
         return ONA_ETHREAD;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = ona__now_ns();
     frame_boundary(rt);
     bool closed = false;
     ona__video_begin_frame(&rt->video, &closed);
@@ -522,10 +517,14 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->in_step = true;
     rt->frame++;
     rt->dt = dt;
+    uint64_t frame_start = ona__now_ns();
     ona__scheduler_run_frame(rt);
     ona__video_present(rt);
     rt->in_step = false;
-    uint64_t ns = now_ns() - t0;
+    uint64_t end = ona__now_ns();
+    if (rt->tracing)
+        ona__trace_write_frame(rt, frame_start, end);
+    uint64_t ns = end - t0;
     rt->last_frame_ns = ns;
     rt->total_frame_ns += ns;
     if (ns > rt->max_frame_ns)
@@ -546,7 +545,7 @@ static bool has_live_systems(ona_runtime *rt) {
 int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
     if (!rt)
         return ONA_EINVAL;
-    uint64_t last = now_ns();
+    uint64_t last = ona__now_ns();
     for (uint64_t n = 0; max_frames == 0 || n < max_frames; n++) {
         if (ona_runtime_quit_requested(rt))
             break;
@@ -554,7 +553,7 @@ int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
             ona_log(ONA_LOG_INFO, "runtime", "no system is left running; stopping");
             break;
         }
-        uint64_t now = now_ns();
+        uint64_t now = ona__now_ns();
         /* The first frame has no previous one: it gets a nominal 1/60 s. */
         double dt = fixed_dt > 0 ? fixed_dt : (n == 0 ? 1.0 / 60 : (double)(now - last) / 1e9);
         last = now;

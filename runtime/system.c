@@ -30,12 +30,6 @@
 #include <stdio.h>
 #include <time.h>
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* --- The counting allocator ------------------------------------------------------------------ */
 
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -547,9 +541,9 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
     if (sys->resume == RESUME_START)
         sys->last_turn_ns = 0;
     for (;;) {
-        uint64_t t0 = now_ns();
+        uint64_t t0 = ona__now_ns();
         int outcome = sys->native ? run_native(sys) : run_lua(sys);
-        uint64_t ns = now_ns() - t0;
+        uint64_t ns = ona__now_ns() - t0;
         sys->turn_ns_total += ns;
         sys->last_turn_ns += ns;
         switch (outcome) {
@@ -570,6 +564,7 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
             return;
         case TURN_PARK_RECV: {
             sys->parks++;
+            sys->park_start_ns = ona__now_ns();
             /* seq_cst (store, fence, load): Dekker with ona__scheduler_after_push, see the file
              * note. After this store another thread may own the system. */
             atomic_store_explicit(&sys->run, RUN_PARKED_RECV, memory_order_seq_cst);
@@ -580,12 +575,14 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
                                                         memory_order_acq_rel,
                                                         memory_order_relaxed)) {
                 sys->resume = RESUME_RECV;
+                sys->park_start_ns = 0;
                 continue;
             }
             return;
         }
         case TURN_PARK_SEND: {
             sys->parks++;
+            sys->park_start_ns = ona__now_ns();
             ona__system *target = ona__runtime_resolve(sys->rt, sys->send_target);
             if (!target) {
                 sys->resume = RESUME_SEND_DEAD;
@@ -602,6 +599,7 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
                                                         memory_order_relaxed)) {
                 ona__system_waiters_remove(target, sys);
                 sys->resume = RESUME_SEND;
+                sys->park_start_ns = 0;
                 continue;
             }
             return;

@@ -201,6 +201,13 @@ ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
  * ONA_ETHREAD, ONA_ENOMEM. */
 ONA_API int ona_runtime_reload(ona_runtime *rt, const char *path);
 
+/* Starts writing a Chrome trace-event timeline (opens in Perfetto or chrome://tracing) to
+ * `path`: a track per thread with a slice per stretch of a turn, a track per system with its
+ * parked time, and a slice per frame. Main thread, between frames. Errors: ONA_EINVAL, ONA_EIO. */
+ONA_API int ona_runtime_trace_begin(ona_runtime *rt, const char *path);
+/* Finishes and closes the trace (also done by ona_runtime_destroy). Errors: ONA_EIO. */
+ONA_API int ona_runtime_trace_end(ona_runtime *rt);
+
 /* True once a system asked to quit. Any thread. */
 ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
 /* Asks the runtime to quit after the current frame. Any thread. */
