@@ -48,7 +48,7 @@
 struct ona__gfx {
     char *vert_path, *frag_path; /* in the same allocation as the struct */
     GLuint program;
-    int glsl_version;  /* GL_SHADING_LANGUAGE_VERSION as 450, 460, ... */
+    int glsl_version;   /* GL_SHADING_LANGUAGE_VERSION as 450, 460, ... */
     bool glsl_fallback; /* the driver lacks GLSL 4.60: sources were compiled as 450 (logged) */
     bool debug_output;
     GLint max_texture_size;
@@ -58,9 +58,9 @@ struct ona__gfx {
     ona__sprite *mapped; /* RING_FRAMES * capacity instances */
     uint32_t capacity;   /* instances per region */
     GLsync fences[RING_FRAMES];
-    uint32_t region;        /* the region of the current frame */
-    uint32_t frame_count;   /* instances handed out this frame */
-    bool frame_has_region;  /* ona__gfx_instances was called this frame */
+    uint32_t region;       /* the region of the current frame */
+    uint32_t frame_count;  /* instances handed out this frame */
+    bool frame_has_region; /* ona__gfx_instances was called this frame */
 
     int width, height; /* the viewport of the last ona__gfx_begin */
     float view[4];     /* clip = world * view.xy + view.zw */
@@ -70,12 +70,18 @@ struct ona__gfx {
 
 static const char *gl_error_name(GLenum e) {
     switch (e) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "GL error";
+    case GL_INVALID_ENUM:
+        return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+        return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+        return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+        return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+        return "GL_OUT_OF_MEMORY";
+    default:
+        return "GL error";
     }
 }
 
@@ -348,23 +354,35 @@ int ona__gfx_reload_shaders(ona__gfx *g) {
 
 static const char *debug_source(GLenum source) {
     switch (source) {
-    case GL_DEBUG_SOURCE_API: return "api";
-    case GL_DEBUG_SOURCE_WINDOW_SYSTEM: return "window system";
-    case GL_DEBUG_SOURCE_SHADER_COMPILER: return "shader compiler";
-    case GL_DEBUG_SOURCE_THIRD_PARTY: return "third party";
-    case GL_DEBUG_SOURCE_APPLICATION: return "application";
-    default: return "other";
+    case GL_DEBUG_SOURCE_API:
+        return "api";
+    case GL_DEBUG_SOURCE_WINDOW_SYSTEM:
+        return "window system";
+    case GL_DEBUG_SOURCE_SHADER_COMPILER:
+        return "shader compiler";
+    case GL_DEBUG_SOURCE_THIRD_PARTY:
+        return "third party";
+    case GL_DEBUG_SOURCE_APPLICATION:
+        return "application";
+    default:
+        return "other";
     }
 }
 
 static const char *debug_type(GLenum type) {
     switch (type) {
-    case GL_DEBUG_TYPE_ERROR: return "error";
-    case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR: return "deprecated";
-    case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR: return "undefined behaviour";
-    case GL_DEBUG_TYPE_PORTABILITY: return "portability";
-    case GL_DEBUG_TYPE_PERFORMANCE: return "performance";
-    default: return "other";
+    case GL_DEBUG_TYPE_ERROR:
+        return "error";
+    case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR:
+        return "deprecated";
+    case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR:
+        return "undefined behaviour";
+    case GL_DEBUG_TYPE_PORTABILITY:
+        return "portability";
+    case GL_DEBUG_TYPE_PERFORMANCE:
+        return "performance";
+    default:
+        return "other";
     }
 }
 
@@ -373,10 +391,17 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
     (void)user;
     ona_log_level level;
     switch (severity) {
-    case GL_DEBUG_SEVERITY_HIGH: level = ONA_LOG_ERROR; break;
-    case GL_DEBUG_SEVERITY_MEDIUM: level = ONA_LOG_WARN; break;
-    case GL_DEBUG_SEVERITY_LOW: level = ONA_LOG_INFO; break;
-    default: return; /* notifications: one per buffer or shader the driver makes, too chatty */
+    case GL_DEBUG_SEVERITY_HIGH:
+        level = ONA_LOG_ERROR;
+        break;
+    case GL_DEBUG_SEVERITY_MEDIUM:
+        level = ONA_LOG_WARN;
+        break;
+    case GL_DEBUG_SEVERITY_LOW:
+        level = ONA_LOG_INFO;
+        break;
+    default:
+        return; /* notifications: one per buffer or shader the driver makes, too chatty */
     }
     if (length < 0)
         length = (GLsizei)strlen(message);
@@ -696,8 +721,7 @@ void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {
             run->width <= 0 || run->height <= 0) {
             ona_log(ONA_LOG_ERROR, "gfx",
                     "run %u (instances %u+%u of %u, texture %ux%d x %d) is invalid: skipped", i,
-                    run->first, run->count, g->frame_count, run->texture, run->width,
-                    run->height);
+                    run->first, run->count, g->frame_count, run->texture, run->width, run->height);
             continue;
         }
         glBindTextureUnit(0, run->texture);

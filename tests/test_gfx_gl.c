@@ -35,7 +35,8 @@ static uint8_t pixels[W * H * 4];
 #define BLUE 0x0000FFu
 #define WHITE 0xFFFFFFu
 #define BLACK 0x000000u
-#define TINT(r, g, b, a) ((uint32_t)(r) | (uint32_t)(g) << 8 | (uint32_t)(b) << 16 | (uint32_t)(a) << 24)
+#define TINT(r, g, b, a)                                                                           \
+    ((uint32_t)(r) | (uint32_t)(g) << 8 | (uint32_t)(b) << 16 | (uint32_t)(a) << 24)
 
 static const float clear_black[4] = {0, 0, 0, 1};
 
@@ -47,8 +48,8 @@ static const float clear_black[4] = {0, 0, 0, 1};
  * name the driver) instead of as an "<unknown module>" that could be anyone's. */
 static int pin_driver_library(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size, (void)data;
-    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM", "libglapi",
-                                         "libgbm", "libGLX", "libGL."};
+    static const char *const driver[] = {"libEGL",   "_dri.so", "libgallium", "libLLVM",
+                                         "libglapi", "libgbm",  "libGLX",     "libGL."};
     for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
         if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
             /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */
@@ -86,9 +87,8 @@ static void open_context(void) {
 }
 
 static void create_gfx(uint32_t capacity, bool debug_output) {
-    ona__gfx_desc desc = {.shader_dir = SHADERS,
-                          .instance_capacity = capacity,
-                          .debug_output = debug_output};
+    ona__gfx_desc desc = {
+        .shader_dir = SHADERS, .instance_capacity = capacity, .debug_output = debug_output};
     int rc = ona__gfx_create(&desc, &gfx);
     ck_assert_msg(rc == 0, "ona__gfx_create: %s\n%s", ona_strerror(rc), captured_logs_text());
 }
@@ -401,8 +401,7 @@ START_TEST(test_gfx_gl_font_atlas_holds_the_glyphs) {
         ck_assert_float_eq(sy, cases[k].y);
         for (int r = 0; r < 8; r++) {
             for (int c = 0; c < 8; c++) {
-                const uint8_t *p =
-                    atlas + (((int)sy + r) * ONA__FONT_ATLAS_W + (int)sx + c) * 4;
+                const uint8_t *p = atlas + (((int)sy + r) * ONA__FONT_ATLAS_W + (int)sx + c) * 4;
                 uint8_t v = cases[k].rows[r][c] == '#' ? 255 : 0;
                 ck_assert_msg(p[0] == v && p[1] == v && p[2] == v && p[3] == v,
                               "glyph '%c' row %d column %d", cases[k].c, r, c);
@@ -646,8 +645,8 @@ START_TEST(test_gfx_gl_screenshot_writes_the_framebuffer_as_png) {
     ck_assert_int_eq(w, W);
     ck_assert_int_eq(h, H);
     for (int i = 0; i < W * H; i++) {
-        ck_assert_msg(memcmp(png + i * 4, pixels + i * 4, 3) == 0, "pixel (%d, %d) differs",
-                      i % W, i / W);
+        ck_assert_msg(memcmp(png + i * 4, pixels + i * 4, 3) == 0, "pixel (%d, %d) differs", i % W,
+                      i / W);
         ck_assert_int_eq(png[i * 4 + 3], 255);
     }
     /* The sprite is really in it: its top-left texel is red blended over the clear colour. */
