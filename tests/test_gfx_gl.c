@@ -340,6 +340,28 @@ START_TEST(test_gfx_gl_frames_without_instances) {
 }
 END_TEST
 
+START_TEST(test_gfx_gl_begin_closes_a_frame_left_without_end) {
+    uint32_t white = solid_texture(1, 1, WHITE);
+    ona__gfx_run run = run_of(white, 1, 1, 0, 1);
+    ona__gfx_begin(gfx, W, H, clear_black, NULL);
+    ona__sprite *first = ona__gfx_instances(gfx, 1);
+    ck_assert_ptr_nonnull(first);
+    first[0] = sprite_at(0, 0, 4, 0xFFFFFFFFu);
+    ona__gfx_draw(gfx, &run, 1);
+    /* No ona__gfx_end: the next frame must still take the next region, not this one. */
+    ona__gfx_begin(gfx, W, H, clear_black, NULL);
+    ona__sprite *second = ona__gfx_instances(gfx, 1);
+    ck_assert_ptr_nonnull(second);
+    ck_assert_ptr_ne(first, second);
+    second[0] = sprite_at(8, 8, 4, 0xFFFFFFFFu);
+    ona__gfx_draw(gfx, &run, 1);
+    ona__gfx_end(gfx);
+    ck_assert_int_eq(ona__gfx_read_pixels(gfx, 0, 0, W, H, pixels), 0);
+    expect_only("the second frame", BLACK, 8, 8, 12, 12, WHITE);
+    ona__gfx_texture_free(gfx, white);
+}
+END_TEST
+
 START_TEST(test_gfx_gl_ring_grows_and_is_reused_across_frames) {
     ona__gfx_destroy(gfx);
     gfx = NULL;
@@ -681,6 +703,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_gl_later_sprites_cover_earlier_ones);
     tcase_add_test(tc, test_gfx_gl_alpha_blends_over_the_background);
     tcase_add_test(tc, test_gfx_gl_frames_without_instances);
+    tcase_add_test(tc, test_gfx_gl_begin_closes_a_frame_left_without_end);
     tcase_add_test(tc, test_gfx_gl_ring_grows_and_is_reused_across_frames);
     tcase_add_test(tc, test_gfx_gl_font_atlas_holds_the_glyphs);
     tcase_add_test(tc, test_gfx_gl_text_drawn_from_glyph_sprites);
