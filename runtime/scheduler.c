@@ -23,7 +23,9 @@
  *    their sends fail). When neither applies the frame is over. Systems parked in send on a
  *    mailbox whose owner finished its turn stay parked into the next frame.
  *  - Sleep. Idle threads wait on an eventcount (epoch + mutex + condvar): a waiter reads the
- *    epoch, re-checks for work, then sleeps until the epoch moves. Nothing spins.
+ *    epoch, re-checks for work, then sleeps until the epoch moves. Nothing spins. Main waits on
+ *    its own condvar, so the frame's last turn on a worker wakes main alone, and a frame that
+ *    runs entirely on main makes no wake-up call at all.
  *  - Tiny frames. Waking a sleeping thread costs microseconds, more than a small frame's whole
  *    work. So main wakes helpers at frame start only when the last frame's turns took long
  *    enough to be worth sharing (SHARE_THRESHOLD_NS of work per extra thread), and a thread
@@ -109,18 +111,37 @@ static long long deque_size(ona__deque *d) {
 
 /* --- Eventcount ------------------------------------------------------------------------------ */
 
-/* Wakes up to `n` sleepers (all when n < 0) after work appeared or the frame state changed. */
+/* Wakes up to `n` sleeping workers (all, and main, when n < 0) after work appeared; when no
+ * worker sleeps, wakes main if it does, since main takes work like any thread. */
 static void notify(ona_runtime *rt, int n) {
-    /* seq_cst: pairs with the sleeper's epoch read + sleepers increment (see wait_for_work). */
+    /* seq_cst: pairs with the sleeper's epoch read + sleeping mark (see wait_for_work). */
     atomic_fetch_add_explicit(&rt->epoch, 1, memory_order_seq_cst);
-    if (n == 0 || atomic_load_explicit(&rt->sleepers, memory_order_seq_cst) == 0)
+    if (n == 0)
+        return;
+    bool workers = atomic_load_explicit(&rt->sleepers, memory_order_seq_cst) > 0;
+    bool main = atomic_load_explicit(&rt->main_sleeping, memory_order_seq_cst);
+    if (!workers && !main)
         return;
     uv_mutex_lock(&rt->sleep_lock);
-    if (n < 0)
+    if (n < 0) {
         uv_cond_broadcast(&rt->sleep_cond);
-    else
+        uv_cond_signal(&rt->main_cond);
+    } else if (workers) {
         for (int i = 0; i < n; i++)
             uv_cond_signal(&rt->sleep_cond);
+    } else {
+        uv_cond_signal(&rt->main_cond);
+    }
+    uv_mutex_unlock(&rt->sleep_lock);
+}
+
+/* Wakes main alone: the frame reached quiescence on a worker. Idle workers stay asleep. */
+static void notify_main(ona_runtime *rt) {
+    atomic_fetch_add_explicit(&rt->epoch, 1, memory_order_seq_cst);
+    if (!atomic_load_explicit(&rt->main_sleeping, memory_order_seq_cst))
+        return;
+    uv_mutex_lock(&rt->sleep_lock);
+    uv_cond_signal(&rt->main_cond);
     uv_mutex_unlock(&rt->sleep_lock);
 }
 
@@ -136,20 +157,28 @@ static bool has_work(ona_runtime *rt) {
 }
 
 static void wait_for_work(ona_runtime *rt, ona__worker *w) {
+    bool is_main = w->index == 0;
     unsigned epoch = atomic_load_explicit(&rt->epoch, memory_order_seq_cst);
-    atomic_fetch_add_explicit(&rt->sleepers, 1, memory_order_seq_cst);
+    if (is_main)
+        atomic_store_explicit(&rt->main_sleeping, true, memory_order_seq_cst);
+    else
+        atomic_fetch_add_explicit(&rt->sleepers, 1, memory_order_seq_cst);
     bool ready = atomic_load_explicit(&rt->stopping, memory_order_acquire) ||
                  (atomic_load_explicit(&rt->frame_running, memory_order_acquire) &&
                   (has_work(rt) ||
-                   (w->index == 0 && atomic_load_explicit(&rt->active, memory_order_acquire) == 0)));
+                   (is_main && atomic_load_explicit(&rt->active, memory_order_acquire) == 0)));
     if (!ready) {
+        uv_cond_t *cond = is_main ? &rt->main_cond : &rt->sleep_cond;
         uv_mutex_lock(&rt->sleep_lock);
         while (atomic_load_explicit(&rt->epoch, memory_order_seq_cst) == epoch &&
                !atomic_load_explicit(&rt->stopping, memory_order_acquire))
-            uv_cond_wait(&rt->sleep_cond, &rt->sleep_lock);
+            uv_cond_wait(cond, &rt->sleep_lock);
         uv_mutex_unlock(&rt->sleep_lock);
     }
-    atomic_fetch_sub_explicit(&rt->sleepers, 1, memory_order_seq_cst);
+    if (is_main)
+        atomic_store_explicit(&rt->main_sleeping, false, memory_order_seq_cst);
+    else
+        atomic_fetch_sub_explicit(&rt->sleepers, 1, memory_order_seq_cst);
 }
 
 /* --- Queues ---------------------------------------------------------------------------------- */
@@ -221,9 +250,11 @@ static void run_system(ona_runtime *rt, ona__worker *w, ona__system *sys) {
      * as a name to look up when the trace is written, after the frame. */
     if (rt->tracing)
         ona__trace_record(&w->trace, sys, ONA__TRACE_TURN, t0, t1);
-    /* acq_rel: our work on the system happens before main's quiescence handling. */
-    if (atomic_fetch_sub_explicit(&rt->active, 1, memory_order_acq_rel) == 1)
-        notify(rt, -1);
+    /* acq_rel: our work on the system happens before main's quiescence handling. The last turn
+     * of the frame wakes main alone, and only when it ran elsewhere: main finds active == 0
+     * itself when it ran that turn. */
+    if (atomic_fetch_sub_explicit(&rt->active, 1, memory_order_acq_rel) == 1 && w->index != 0)
+        notify_main(rt);
 }
 
 bool ona__scheduler_wake(ona_runtime *rt, ona__system *sys, int expected, int resume) {
@@ -303,7 +334,9 @@ int ona__scheduler_start(ona_runtime *rt) {
     atomic_init(&rt->stopping, false);
     atomic_init(&rt->epoch, 0);
     atomic_init(&rt->sleepers, 0);
-    if (uv_mutex_init(&rt->sleep_lock) || uv_cond_init(&rt->sleep_cond))
+    atomic_init(&rt->main_sleeping, false);
+    if (uv_mutex_init(&rt->sleep_lock) || uv_cond_init(&rt->sleep_cond) ||
+        uv_cond_init(&rt->main_cond))
         return ONA_ENOMEM;
     for (uint32_t i = 0; i < n; i++) {
         ona__worker *w = &rt->workers[i];
@@ -343,6 +376,7 @@ void ona__scheduler_stop(ona_runtime *rt) {
     rt->frame_list = NULL;
     uv_mutex_destroy(&rt->sleep_lock);
     uv_cond_destroy(&rt->sleep_cond);
+    uv_cond_destroy(&rt->main_cond);
 }
 
 /* --- Quiescence ------------------------------------------------------------------------------ */

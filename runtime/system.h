@@ -182,9 +182,11 @@ struct ona_runtime {
     atomic_bool frame_running;
     atomic_bool stopping;
     atomic_uint epoch;   /* eventcount: bumped whenever work appears or the frame ends */
-    atomic_int sleepers; /* threads waiting on `cond` */
+    atomic_int sleepers;       /* workers waiting on sleep_cond */
+    atomic_bool main_sleeping; /* main waiting on main_cond */
     uv_mutex_t sleep_lock;
     uv_cond_t sleep_cond;
+    uv_cond_t main_cond;
     uint64_t last_busy_ns;
 
     /* Video, textures, input (video.c). */
