@@ -99,6 +99,8 @@ static int l_gfx_texture(lua_State *L) {
         snprintf(path, sizeof path, "%s", name);
     ona_texture tex;
     int rc = ona__textures_load(&sys->rt->video.textures, path, sys->name, &tex);
+    if (rc == 0)
+        ona__hot_reload_watch(&sys->rt->hot, path);
     int w = 0, h = 0;
     ona__textures_size(&sys->rt->video.textures, tex, &w, &h);
     lua_pushnumber(L, tex.id);

@@ -21,6 +21,7 @@
 
 #include <lauxlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static ona__system *self(lua_State *L) {
     return ona__system_from_lua(L);
@@ -156,6 +157,15 @@ static int l_ona_receive_raw(lua_State *L) {
     lua_pop(L, 1);
     sys->park = PARK_RECV;
     return lua_yield(L, 0);
+}
+
+/* raw.watch(path): the runtime watches this file for hot reload (a required module). */
+static int l_ona_watch_raw(lua_State *L) {
+    ona__system *sys = self(L);
+    char resolved[4096];
+    const char *path = luaL_checkstring(L, 1);
+    ona__hot_reload_watch(&sys->rt->hot, realpath(path, resolved) ? resolved : path);
+    return 0;
 }
 
 /* ona.try_receive() -> from, ... | nil, "empty" */
@@ -380,4 +390,6 @@ void ona__lua_open_ona(lua_State *L) {
     lua_setfield(L, -2, "send");
     lua_pushcfunction(L, l_ona_receive_raw);
     lua_setfield(L, -2, "receive");
+    lua_pushcfunction(L, l_ona_watch_raw);
+    lua_setfield(L, -2, "watch");
 }

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ONA_ASSERT checks an invariant of our own code (never data from a script, a file or a
  * message: those are validated and reported). On in debug and sanitizer builds. */
@@ -29,6 +30,13 @@ void *ona__malloc(size_t size);
 void *ona__calloc(size_t count, size_t size);
 void *ona__realloc(void *ptr, size_t size);
 void ona__free(void *ptr);
+
+/* Monotonic nanoseconds. */
+static inline uint64_t ona__now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 #define ONA_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define ONA_MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -48,7 +48,9 @@
 struct ona__gfx {
     char *vert_path, *frag_path; /* in the same allocation as the struct */
     GLuint program;
-    int glsl_version;  /* GL_SHADING_LANGUAGE_VERSION as 450, 460, ... */
+    GLint u_view,
+        u_texture_size; /* uniform locations; -1 (ignored by GL) when a shader lacks one */
+    int glsl_version;   /* GL_SHADING_LANGUAGE_VERSION as 450, 460, ... */
     bool glsl_fallback; /* the driver lacks GLSL 4.60: sources were compiled as 450 (logged) */
     bool debug_output;
     GLint max_texture_size;
@@ -58,9 +60,9 @@ struct ona__gfx {
     ona__sprite *mapped; /* RING_FRAMES * capacity instances */
     uint32_t capacity;   /* instances per region */
     GLsync fences[RING_FRAMES];
-    uint32_t region;        /* the region of the current frame */
-    uint32_t frame_count;   /* instances handed out this frame */
-    bool frame_has_region;  /* ona__gfx_instances was called this frame */
+    uint32_t region;       /* the region of the current frame */
+    uint32_t frame_count;  /* instances handed out this frame */
+    bool frame_has_region; /* ona__gfx_instances was called this frame */
 
     int width, height; /* the viewport of the last ona__gfx_begin */
     float view[4];     /* clip = world * view.xy + view.zw */
@@ -68,16 +70,26 @@ struct ona__gfx {
 
 /* --- Small helpers ------------------------------------------------------------------------- */
 
-static const char *gl_error_name(GLenum e) {
-    switch (e) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "GL error";
-    }
+typedef struct gl_name {
+    GLenum value;
+    const char *name;
+} gl_name;
+
+#define NAME_OF(table, value, other) name_of(table, ONA_ARRAY_COUNT(table), value, other)
+static const char *name_of(const gl_name *table, size_t n, GLenum value, const char *other) {
+    for (size_t i = 0; i < n; i++)
+        if (table[i].value == value)
+            return table[i].name;
+    return other;
 }
+
+static const gl_name gl_errors[] = {
+    {GL_INVALID_ENUM, "GL_INVALID_ENUM"},
+    {GL_INVALID_VALUE, "GL_INVALID_VALUE"},
+    {GL_INVALID_OPERATION, "GL_INVALID_OPERATION"},
+    {GL_INVALID_FRAMEBUFFER_OPERATION, "GL_INVALID_FRAMEBUFFER_OPERATION"},
+    {GL_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"},
+};
 
 /* Clears errors left by earlier calls, so that a check after the next calls sees only theirs. */
 static void clear_gl_errors(void) {
@@ -91,7 +103,8 @@ static GLenum check_gl(const char *what) {
     if (first == GL_NO_ERROR)
         return first;
     clear_gl_errors();
-    ona_log(ONA_LOG_ERROR, "gfx", "%s: %s (0x%04x)", what, gl_error_name(first), (unsigned)first);
+    ona_log(ONA_LOG_ERROR, "gfx", "%s: %s (0x%04x)", what, NAME_OF(gl_errors, first, "GL error"),
+            (unsigned)first);
     return first;
 }
 
@@ -329,6 +342,13 @@ static int build_program(ona__gfx *g, GLuint *out) {
     return 0;
 }
 
+/* Looked up rather than assumed, so that a shader being edited may drop a uniform and still
+ * draw: GL ignores location -1. */
+static void find_uniforms(ona__gfx *g) {
+    g->u_view = glGetUniformLocation(g->program, "u_view");
+    g->u_texture_size = glGetUniformLocation(g->program, "u_texture_size");
+}
+
 int ona__gfx_reload_shaders(ona__gfx *g) {
     if (!g)
         return ONA_EINVAL;
@@ -340,48 +360,50 @@ int ona__gfx_reload_shaders(ona__gfx *g) {
     }
     glDeleteProgram(g->program);
     g->program = program;
+    find_uniforms(g);
     ona_log(ONA_LOG_INFO, "gfx", "shaders reloaded from %s and %s", g->vert_path, g->frag_path);
     return 0;
 }
 
 /* --- GL debug output ----------------------------------------------------------------------- */
 
-static const char *debug_source(GLenum source) {
-    switch (source) {
-    case GL_DEBUG_SOURCE_API: return "api";
-    case GL_DEBUG_SOURCE_WINDOW_SYSTEM: return "window system";
-    case GL_DEBUG_SOURCE_SHADER_COMPILER: return "shader compiler";
-    case GL_DEBUG_SOURCE_THIRD_PARTY: return "third party";
-    case GL_DEBUG_SOURCE_APPLICATION: return "application";
-    default: return "other";
-    }
-}
+static const gl_name debug_sources[] = {
+    {GL_DEBUG_SOURCE_API, "api"},
+    {GL_DEBUG_SOURCE_WINDOW_SYSTEM, "window system"},
+    {GL_DEBUG_SOURCE_SHADER_COMPILER, "shader compiler"},
+    {GL_DEBUG_SOURCE_THIRD_PARTY, "third party"},
+    {GL_DEBUG_SOURCE_APPLICATION, "application"},
+};
 
-static const char *debug_type(GLenum type) {
-    switch (type) {
-    case GL_DEBUG_TYPE_ERROR: return "error";
-    case GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR: return "deprecated";
-    case GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR: return "undefined behaviour";
-    case GL_DEBUG_TYPE_PORTABILITY: return "portability";
-    case GL_DEBUG_TYPE_PERFORMANCE: return "performance";
-    default: return "other";
-    }
-}
+static const gl_name debug_types[] = {
+    {GL_DEBUG_TYPE_ERROR, "error"},
+    {GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR, "deprecated"},
+    {GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, "undefined behaviour"},
+    {GL_DEBUG_TYPE_PORTABILITY, "portability"},
+    {GL_DEBUG_TYPE_PERFORMANCE, "performance"},
+};
 
 static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity,
                                      GLsizei length, const GLchar *message, const void *user) {
     (void)user;
     ona_log_level level;
     switch (severity) {
-    case GL_DEBUG_SEVERITY_HIGH: level = ONA_LOG_ERROR; break;
-    case GL_DEBUG_SEVERITY_MEDIUM: level = ONA_LOG_WARN; break;
-    case GL_DEBUG_SEVERITY_LOW: level = ONA_LOG_INFO; break;
-    default: return; /* notifications: one per buffer or shader the driver makes, too chatty */
+    case GL_DEBUG_SEVERITY_HIGH:
+        level = ONA_LOG_ERROR;
+        break;
+    case GL_DEBUG_SEVERITY_MEDIUM:
+        level = ONA_LOG_WARN;
+        break;
+    case GL_DEBUG_SEVERITY_LOW:
+        level = ONA_LOG_INFO;
+        break;
+    default:
+        return; /* notifications: one per buffer or shader the driver makes, too chatty */
     }
     if (length < 0)
         length = (GLsizei)strlen(message);
-    ona_log(level, "gl", "%s %s %u: %.*s", debug_source(source), debug_type(type), (unsigned)id,
-            (int)length, message);
+    ona_log(level, "gl", "%s %s %u: %.*s", NAME_OF(debug_sources, source, "other"),
+            NAME_OF(debug_types, type, "other"), (unsigned)id, (int)length, message);
 }
 
 /* --- The instance ring --------------------------------------------------------------------- */
@@ -570,8 +592,10 @@ int ona__gfx_create(const ona__gfx_desc *desc, ona__gfx **out) {
             (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
 
     int rc = build_program(g, &g->program);
-    if (rc == 0)
+    if (rc == 0) {
+        find_uniforms(g);
         rc = make_vertex_array(g);
+    }
     if (rc == 0) {
         rc = ring_create(g->capacity, &g->ring, &g->mapped);
         if (rc != 0)
@@ -648,6 +672,10 @@ void ona__gfx_texture_free(ona__gfx *g, uint32_t texture) {
 
 void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
                     const ona__camera *camera) {
+    /* A frame left without ona__gfx_end still gets its fence, so its region is not rewritten
+     * while the GPU may read it. */
+    if (g->frame_has_region)
+        ona__gfx_end(g);
     g->width = width > 0 ? width : 0;
     g->height = height > 0 ? height : 0;
     g->frame_has_region = false;
@@ -686,7 +714,7 @@ void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {
     glDisable(GL_CULL_FACE); /* a negative scale or a rotation may flip a quad's winding */
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glUniform4fv(0, 1, g->view);
+    glUniform4fv(g->u_view, 1, g->view);
     const GLuint base = g->region * g->capacity;
     for (uint32_t i = 0; i < run_count; i++) {
         const ona__gfx_run *run = &runs[i];
@@ -696,12 +724,11 @@ void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {
             run->width <= 0 || run->height <= 0) {
             ona_log(ONA_LOG_ERROR, "gfx",
                     "run %u (instances %u+%u of %u, texture %ux%d x %d) is invalid: skipped", i,
-                    run->first, run->count, g->frame_count, run->texture, run->width,
-                    run->height);
+                    run->first, run->count, g->frame_count, run->texture, run->width, run->height);
             continue;
         }
         glBindTextureUnit(0, run->texture);
-        glUniform2f(1, (float)run->width, (float)run->height);
+        glUniform2f(g->u_texture_size, (float)run->width, (float)run->height);
         glDrawArraysInstancedBaseInstance(GL_TRIANGLE_STRIP, 0, 4, (GLsizei)run->count,
                                           base + run->first);
     }
@@ -767,4 +794,12 @@ int ona__gfx_screenshot(ona__gfx *g, int width, int height, const char *path) {
     }
     ona__free(pixels);
     return rc;
+}
+
+const char *ona__gfx_vertex_path(ona__gfx *g) {
+    return g->vert_path;
+}
+
+const char *ona__gfx_fragment_path(ona__gfx *g) {
+    return g->frag_path;
 }

@@ -86,6 +86,10 @@ int ona__gfx_read_pixels(ona__gfx *g, int x, int y, int width, int height, uint8
  * path logged), ONA_ENOMEM. */
 int ona__gfx_screenshot(ona__gfx *g, int width, int height, const char *path);
 
+/* The shader files the program is built from. */
+const char *ona__gfx_vertex_path(ona__gfx *g);
+const char *ona__gfx_fragment_path(ona__gfx *g);
+
 /* The GL_VERSION and GL_RENDERER strings of the context. */
 const char *ona__gfx_gl_version(ona__gfx *g);
 const char *ona__gfx_gl_renderer(ona__gfx *g);

@@ -22,12 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static bool on_main_thread(ona_runtime *rt) {
     uv_thread_t self = uv_thread_self();
     return uv_thread_equal(&self, &rt->main_thread);
@@ -121,6 +115,16 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         return rc;
     }
     rt->video_ready = true;
+    rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
+    if (rc) {
+        ona_runtime_destroy(rt);
+        return rc;
+    }
+    rt->hot_ready = true;
+    if (rt->video.gfx) {
+        ona__hot_reload_watch(&rt->hot, ona__gfx_vertex_path(rt->video.gfx));
+        ona__hot_reload_watch(&rt->hot, ona__gfx_fragment_path(rt->video.gfx));
+    }
     rc = ona__scheduler_start(rt);
     if (rc) {
         ona_runtime_destroy(rt);
@@ -135,6 +139,7 @@ static void merge_pending(ona_runtime *rt);
 void ona_runtime_destroy(ona_runtime *rt) {
     if (!rt)
         return;
+    ona_runtime_trace_end(rt);
     ona__scheduler_stop(rt);
     if (rt->registry_ready) {
         merge_pending(rt);
@@ -144,6 +149,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
     }
     if (rt->video_ready)
         ona__video_free(&rt->video);
+    if (rt->hot_ready)
+        ona__hot_reload_free(&rt->hot);
     for (uint32_t i = 0; i < rt->root_count; i++)
         ona__free(rt->roots[i]);
     ona__free(rt->roots);
@@ -235,19 +242,27 @@ int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out) {
 
 /* Finds `script` directly (absolute, or relative to the working directory when it exists there)
  * or under a script root. */
+static int resolve_found(char *path, size_t size) {
+    /* Canonical, so that file events (directory + name) match what was loaded. */
+    char real[4096];
+    if (realpath(path, real) && strlen(real) < size)
+        strcpy(path, real);
+    return 0;
+}
+
 static int resolve_script(ona_runtime *rt, const char *script, char *path, size_t size) {
     struct stat st;
     if (script[0] == '/') {
         snprintf(path, size, "%s", script);
-        return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? 0 : ONA_ENOENT;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? resolve_found(path, size) : ONA_ENOENT;
     }
     for (uint32_t i = 0; i < rt->root_count; i++) {
         int n = snprintf(path, size, "%s/%s", rt->roots[i], script);
         if (n > 0 && (size_t)n < size && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return 0;
+            return resolve_found(path, size);
     }
     snprintf(path, size, "%s", script);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? 0 : ONA_ENOENT;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? resolve_found(path, size) : ONA_ENOENT;
 }
 
 static bool message_has_buffer(ona_message *m) {
@@ -285,6 +300,8 @@ int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_syst
     if (rc == 0) {
         if (sys->one_shot)
             sys->status = ONA_SYSTEM_STOPPED;
+        else
+            ona__hot_reload_watch(&rt->hot, path);
         rc = registry_insert(rt, sys);
         if (rc) {
             snprintf(err, errsize, "cannot spawn '%s': max_systems (%u) reached", desc->script,
@@ -483,6 +500,7 @@ static void frame_boundary(ona_runtime *rt) {
     }
     rt->system_count = kept;
     merge_pending(rt);
+    ona__hot_reload_apply(rt);
 }
 
 int ona_runtime_step(ona_runtime *rt, double dt) {
@@ -490,7 +508,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         return ONA_EINVAL;
     if (rt->in_step || !on_main_thread(rt))
         return ONA_ETHREAD;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = ona__now_ns();
     frame_boundary(rt);
     bool closed = false;
     ona__video_begin_frame(&rt->video, &closed);
@@ -499,10 +517,14 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->in_step = true;
     rt->frame++;
     rt->dt = dt;
+    uint64_t frame_start = ona__now_ns();
     ona__scheduler_run_frame(rt);
     ona__video_present(rt);
     rt->in_step = false;
-    uint64_t ns = now_ns() - t0;
+    uint64_t end = ona__now_ns();
+    if (rt->tracing)
+        ona__trace_write_frame(rt, frame_start, end);
+    uint64_t ns = end - t0;
     rt->last_frame_ns = ns;
     rt->total_frame_ns += ns;
     if (ns > rt->max_frame_ns)
@@ -523,7 +545,7 @@ static bool has_live_systems(ona_runtime *rt) {
 int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
     if (!rt)
         return ONA_EINVAL;
-    uint64_t last = now_ns();
+    uint64_t last = ona__now_ns();
     for (uint64_t n = 0; max_frames == 0 || n < max_frames; n++) {
         if (ona_runtime_quit_requested(rt))
             break;
@@ -531,7 +553,7 @@ int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
             ona_log(ONA_LOG_INFO, "runtime", "no system is left running; stopping");
             break;
         }
-        uint64_t now = now_ns();
+        uint64_t now = ona__now_ns();
         /* The first frame has no previous one: it gets a nominal 1/60 s. */
         double dt = fixed_dt > 0 ? fixed_dt : (n == 0 ? 1.0 / 60 : (double)(now - last) / 1e9);
         last = now;
@@ -584,7 +606,21 @@ int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out
     char resolved[1024];
     if (resolve_script(rt, path, resolved, sizeof resolved) != 0)
         snprintf(resolved, sizeof resolved, "%s", path);
-    return ona__textures_load(&rt->video.textures, resolved, "gfx", out);
+    int rc = ona__textures_load(&rt->video.textures, resolved, "gfx", out);
+    if (rc == 0)
+        ona__hot_reload_watch(&rt->hot, resolved);
+    return rc;
+}
+
+int ona_runtime_reload(ona_runtime *rt, const char *path) {
+    if (!rt || !path || !*path)
+        return ONA_EINVAL;
+    if (rt->in_step || !on_main_thread(rt))
+        return ONA_ETHREAD;
+    char resolved[4096];
+    if (resolve_script(rt, path, resolved, sizeof resolved) != 0)
+        snprintf(resolved, sizeof resolved, "%s", path);
+    return ona__hot_reload_mark(&rt->hot, resolved);
 }
 
 int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height) {

@@ -43,12 +43,6 @@ ona__worker *ona__current_worker(void) {
     return tls_worker;
 }
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* --- Chase-Lev deque ------------------------------------------------------------------------- */
 
 static int deque_init(ona__deque *d, uint32_t capacity) {
@@ -215,9 +209,18 @@ static void run_system(ona_runtime *rt, ona__worker *w, ona__system *sys) {
     /* relaxed: we own the system (taken from a queue, which synchronised with its queuer). */
     ONA_ASSERT(atomic_load_explicit(&sys->run, memory_order_relaxed) == RUN_QUEUED);
     atomic_store_explicit(&sys->run, RUN_RUNNING, memory_order_relaxed);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = ona__now_ns();
+    if (rt->tracing && sys->park_start_ns) {
+        ona__trace_record(&w->trace, sys, ONA__TRACE_PARKED, sys->park_start_ns, t0);
+        sys->park_start_ns = 0;
+    }
     ona__system_run_turn(sys, w);
-    w->busy_ns += now_ns() - t0;
+    uint64_t t1 = ona__now_ns();
+    w->busy_ns += t1 - t0;
+    /* The system may be running elsewhere by now (it parked and was woken): `sys` is only used
+     * as a name to look up when the trace is written, after the frame. */
+    if (rt->tracing)
+        ona__trace_record(&w->trace, sys, ONA__TRACE_TURN, t0, t1);
     /* acq_rel: our work on the system happens before main's quiescence handling. */
     if (atomic_fetch_sub_explicit(&rt->active, 1, memory_order_acq_rel) == 1)
         notify(rt, -1);
@@ -332,6 +335,7 @@ void ona__scheduler_stop(ona_runtime *rt) {
     for (uint32_t i = 0; i < rt->desc.threads; i++) {
         ona__free(rt->workers[i].deque.slots);
         ona__render_queue_free(&rt->workers[i].queue);
+        ona__trace_buffer_free(&rt->workers[i].trace);
     }
     ona__free(rt->workers);
     rt->workers = NULL;

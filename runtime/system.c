@@ -30,12 +30,6 @@
 #include <stdio.h>
 #include <time.h>
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* --- The counting allocator ------------------------------------------------------------------ */
 
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -141,7 +135,8 @@ static int open_state(lua_State *L) {
     luaL_buffinit(L, &b);
     build_package_path(sys->rt, &b);
     luaL_pushresult(&b);
-    lua_call(L, 3, 1);
+    lua_call(L, 3, 2);
+    lua_setfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
     lua_setfield(L, LUA_REGISTRYINDEX, ONA__TURN_KEY);
 
     lua_newtable(L);
@@ -153,21 +148,9 @@ static int open_state(lua_State *L) {
     if (luaL_loadfile(L, sys->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
-    int nargs = 0;
-    if (ona_message_count(&sys->args)) {
-        ona_message copy;
-        char err[256];
-        if (ona__message_clone(&sys->args, &copy) != 0)
-            return luaL_error(L, "%s: out of memory copying the spawn args", sys->script_path);
-        int n = ona__message_decode_lua(&copy, L, err, sizeof err);
-        ona_message_release(&copy);
-        if (n < 0)
-            return luaL_error(L, "%s: spawn args: %s", sys->script_path, err);
-        if (n > 1)
-            lua_pop(L, n - 1);
-        nargs = n > 0 ? 1 : 0;
-    }
-    lua_call(L, nargs, 1);
+    if (ona__system_push_args(sys, L) != 0)
+        return luaL_error(L, "%s: the spawn args could not be copied", sys->script_path);
+    lua_call(L, 1, 1);
     if (lua_istable(L, -1)) {
         sys->module_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     } else if (lua_isnil(L, -1)) {
@@ -283,6 +266,29 @@ int ona__system_create_native(ona_runtime *rt, const ona_system_desc *desc, ona_
         }
     }
     *out = sys;
+    return 0;
+}
+
+int ona__system_push_args(ona__system *sys, lua_State *L) {
+    if (!lua_checkstack(L, 2 + (int)ona_message_count(&sys->args)))
+        return ONA_ENOMEM;
+    if (ona_message_count(&sys->args) == 0) {
+        lua_pushnil(L);
+        return 0;
+    }
+    ona_message copy;
+    char err[256];
+    int rc = ona__message_clone(&sys->args, &copy);
+    if (rc)
+        return rc;
+    int n = ona__message_decode_lua(&copy, L, err, sizeof err);
+    ona_message_release(&copy);
+    if (n < 0)
+        return n;
+    if (n == 0)
+        lua_pushnil(L);
+    else if (n > 1)
+        lua_pop(L, n - 1);
     return 0;
 }
 
@@ -422,24 +428,9 @@ static int run_lua(ona__system *sys) {
         lua_pushboolean(co, sys->needs_init);
         int nargs_init = 0;
         if (sys->needs_init) {
-            ona_message copy;
-            char err[256];
-            int rc = ona__message_clone(&sys->args, &copy);
-            if (rc == 0) {
-                int n = ona__message_decode_lua(&copy, co, err, sizeof err);
-                ona_message_release(&copy);
-                if (n < 0) {
-                    sys->cap_lifted = false;
-                    ona__system_fail(sys, err);
-                    return TURN_FAILED;
-                }
-                if (n == 0)
-                    lua_pushnil(co);
-                else if (n > 1)
-                    lua_pop(co, n - 1);
-            } else {
+            if (ona__system_push_args(sys, co) != 0) {
                 sys->cap_lifted = false;
-                ona__system_fail(sys, "could not copy the spawn arguments: out of memory");
+                ona__system_fail(sys, "could not copy the spawn arguments for init");
                 return TURN_FAILED;
             }
             nargs_init = 1;
@@ -550,9 +541,9 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
     if (sys->resume == RESUME_START)
         sys->last_turn_ns = 0;
     for (;;) {
-        uint64_t t0 = now_ns();
+        uint64_t t0 = ona__now_ns();
         int outcome = sys->native ? run_native(sys) : run_lua(sys);
-        uint64_t ns = now_ns() - t0;
+        uint64_t ns = ona__now_ns() - t0;
         sys->turn_ns_total += ns;
         sys->last_turn_ns += ns;
         switch (outcome) {
@@ -573,6 +564,7 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
             return;
         case TURN_PARK_RECV: {
             sys->parks++;
+            sys->park_start_ns = ona__now_ns();
             /* seq_cst (store, fence, load): Dekker with ona__scheduler_after_push, see the file
              * note. After this store another thread may own the system. */
             atomic_store_explicit(&sys->run, RUN_PARKED_RECV, memory_order_seq_cst);
@@ -583,12 +575,14 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
                                                         memory_order_acq_rel,
                                                         memory_order_relaxed)) {
                 sys->resume = RESUME_RECV;
+                sys->park_start_ns = 0;
                 continue;
             }
             return;
         }
         case TURN_PARK_SEND: {
             sys->parks++;
+            sys->park_start_ns = ona__now_ns();
             ona__system *target = ona__runtime_resolve(sys->rt, sys->send_target);
             if (!target) {
                 sys->resume = RESUME_SEND_DEAD;
@@ -605,6 +599,7 @@ void ona__system_run_turn(ona__system *sys, ona__worker *w) {
                                                         memory_order_relaxed)) {
                 ona__system_waiters_remove(target, sys);
                 sys->resume = RESUME_SEND;
+                sys->park_start_ns = 0;
                 continue;
             }
             return;

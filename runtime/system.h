@@ -20,6 +20,8 @@
 #include "common.h"
 #include "mailbox.h"
 #include "message.h"
+#include "hot_reload.h"
+#include "trace.h"
 #include "video.h"
 
 #include <lua.h>
@@ -99,6 +101,8 @@ struct ona__system {
 
     ona_message inbox; /* the message being decoded / borrowed by a native receive */
     uint32_t draw_seq;     /* submission number of its next sprite this frame */
+    uint64_t park_start_ns; /* when its turn last parked (for the trace), 0 when not parked */
+    bool trace_named;       /* its parked track has its name in the trace */
     uint64_t events_frame; /* the frame whose events table is in events_ref */
     ona_message args;  /* spawn args, replayed on restart */
 
@@ -133,6 +137,7 @@ struct ona__worker {
     uint64_t steals;
     uint64_t busy_ns; /* time in turns this frame */
     ona__render_queue queue; /* sprites drawn by turns run on this thread this frame */
+    ona__trace_buffer trace; /* slices of this frame, when tracing */
     uint32_t rng;
 };
 
@@ -184,6 +189,12 @@ struct ona_runtime {
 
     /* Video, textures, input (video.c). */
     ona__video video;
+    /* The Chrome trace being written (trace.c); `tracing` changes only between frames. */
+    ona__trace trace;
+    bool tracing;
+    /* File watching and reloads (hot_reload.c). */
+    ona__hot_reload hot;
+    bool hot_ready;
 
     /* Frame. */
     uint64_t frame;
@@ -195,6 +206,9 @@ struct ona_runtime {
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns, turns, deadlocks;
     atomic_uint_fast64_t messages;
 };
+
+/* Writes the frame's recorded slices to the trace file (main, after the turns). */
+void ona__trace_write_frame(ona_runtime *rt, uint64_t frame_start_ns, uint64_t frame_end_ns);
 
 /* The worker running on this thread during a frame (NULL elsewhere). */
 ona__worker *ona__current_worker(void);
@@ -248,6 +262,10 @@ int ona__system_deliver(ona__system *sys, ona__system *target);
 int ona__system_flush_outgoing(ona__system *sys);
 /* Closes a stopped system's Lua state (its memory goes back; the record stays). */
 void ona__system_close_state(ona__system *sys);
+/* Pushes the system's spawn args (their first value, or nil) onto L. Returns 0, or an error
+ * with nothing pushed (ONA_ENOMEM, ONA_EDECODE). Does not raise, except Lua's own memory
+ * errors while pushing. */
+int ona__system_push_args(ona__system *sys, lua_State *L);
 /* A copy of a message that holds no buffers (strings are shared). */
 int ona__message_clone(ona_message *src, ona_message *dst);
 /* Calls exit (if the system ever ran init), frees the state and mailbox. Main thread. */

@@ -150,14 +150,9 @@ static bool find_path(ona__textures *t, const char *path, ona_texture *out) {
     return false;
 }
 
-int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out) {
-    out->id = t->placeholder.id;
-    uv_mutex_lock(&t->lock);
-    bool known = find_path(t, path, out);
-    uv_mutex_unlock(&t->lock);
-    if (known)
-        return 0;
-
+/* Reads and decodes a PNG (or any format stb_image reads) into RGBA8 pixels. Logs under `who`
+ * what went wrong. */
+static int decode_file(const char *path, const char *who, int *w, int *h, uint8_t **out) {
     uint8_t *file = NULL;
     size_t size = 0;
     int rc = read_file(path, &file, &size);
@@ -166,10 +161,9 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
         return rc;
     }
-    int w = 0, h = 0, channels = 0;
-    stbi_uc *decoded = size <= INT32_MAX
-                           ? stbi_load_from_memory(file, (int)size, &w, &h, &channels, 4)
-                           : NULL;
+    int channels = 0;
+    stbi_uc *decoded =
+        size <= INT32_MAX ? stbi_load_from_memory(file, (int)size, w, h, &channels, 4) : NULL;
     ona__free(file);
     if (!decoded) {
         ona_log(ONA_LOG_ERROR, who, "texture %s: not a readable image (%s); drawing the "
@@ -177,17 +171,35 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
                 path, stbi_failure_reason() ? stbi_failure_reason() : "unknown format");
         return ONA_EFORMAT;
     }
-    size_t bytes = (size_t)w * (size_t)h * 4;
+    size_t bytes = (size_t)*w * (size_t)*h * 4;
     uint8_t *pixels = ona__malloc(bytes);
-    char *path_copy = ona__malloc(strlen(path) + 1);
-    if (!pixels || !path_copy) {
+    if (!pixels) {
         stbi_image_free(decoded);
-        ona__free(pixels);
-        ona__free(path_copy);
         return ONA_ENOMEM;
     }
     memcpy(pixels, decoded, bytes);
     stbi_image_free(decoded);
+    *out = pixels;
+    return 0;
+}
+
+int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out) {
+    out->id = t->placeholder.id;
+    uv_mutex_lock(&t->lock);
+    bool known = find_path(t, path, out);
+    uv_mutex_unlock(&t->lock);
+    if (known)
+        return 0;
+    int w = 0, h = 0;
+    uint8_t *pixels = NULL;
+    int rc = decode_file(path, who, &w, &h, &pixels);
+    if (rc)
+        return rc;
+    char *path_copy = ona__malloc(strlen(path) + 1);
+    if (!path_copy) {
+        ona__free(pixels);
+        return ONA_ENOMEM;
+    }
     strcpy(path_copy, path);
 
     uv_mutex_lock(&t->lock);
@@ -208,6 +220,31 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
         ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path,
                 ona_strerror(rc), ONA__MAX_TEXTURES);
     return rc;
+}
+
+int ona__textures_reload(ona__textures *t, const char *path) {
+    ona_texture tex;
+    uv_mutex_lock(&t->lock);
+    bool known = find_path(t, path, &tex);
+    uv_mutex_unlock(&t->lock);
+    if (!known)
+        return ONA_ENOENT;
+    int w = 0, h = 0;
+    uint8_t *pixels = NULL;
+    int rc = decode_file(path, "hot reload", &w, &h, &pixels);
+    if (rc)
+        return rc == ONA_ENOENT ? ONA_EIO : rc; /* ENOENT means "not a texture" to the caller */
+    uv_mutex_lock(&t->lock);
+    ona__texture *s = &t->slots[(tex.id & 0xFFFFu) - 1];
+    if (s->pixels)
+        ona__free(s->pixels);
+    else
+        t->pending++;
+    s->pixels = pixels;
+    s->width = w;
+    s->height = h;
+    uv_mutex_unlock(&t->lock);
+    return 0;
 }
 
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
@@ -235,6 +272,10 @@ void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
         ona__texture *s = &t->slots[i];
         if (!s->pixels)
             continue;
+        if (s->gl) { /* reloaded: the new pixels replace the old texture */
+            ona__gfx_texture_free(gfx, s->gl);
+            s->gl = 0;
+        }
         if (ona__gfx_texture_upload(gfx, s->width, s->height, s->pixels, &s->gl) != 0)
             ona_log(ONA_LOG_ERROR, "gfx", "texture %s: upload failed",
                     s->path ? s->path : "(made)");

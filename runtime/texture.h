@@ -57,6 +57,11 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
 /* The size of a live texture; false for a stale handle. Any thread. */
 bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height);
 
+/* Main thread, between frames: decodes `path` again into the texture loaded from it (same
+ * handle, size may change); it is uploaded with the next frame. Returns ONA_ENOENT when no
+ * texture came from that path, or the decode error (logged; the old picture stays). */
+int ona__textures_reload(ona__textures *t, const char *path);
+
 /* Main thread: uploads every texture still waiting. */
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
 

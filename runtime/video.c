@@ -20,12 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 #ifndef ONA_INSTALL_SHADER_DIR
 #define ONA_INSTALL_SHADER_DIR "/usr/local/share/ona/shaders"
 #endif
@@ -244,14 +238,31 @@ static uint32_t overlay_sprites(ona_runtime *rt, ona_sprite *out, uint32_t max) 
     ona__video *v = &rt->video;
     ona_runtime_stats st;
     ona_runtime_stats_get(rt, &st);
-    char text[512];
+    char text[2048];
     int len = snprintf(text, sizeof text,
-                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites",
+                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
+                       "system            turn us    in   out  mailbox   KB",
                        v->fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
                        (unsigned long long)st.messages, v->list.sprite_total);
+    /* The same per-system figures as --stats, for the first systems in spawn order. */
+    for (uint32_t i = 0, shown = 0; i < rt->system_count && shown < 12 && len > 0 &&
+                                    (size_t)len < sizeof text - 96;
+         i++) {
+        ona_system_stats s;
+        if (ona_runtime_system_stats(rt, (ona_system){rt->systems[i]->id}, &s) != 0 ||
+            s.status == ONA_SYSTEM_STOPPED)
+            continue;
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f", s.name,
+                        (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
+                        (unsigned long long)s.messages_out, s.mailbox_high_water,
+                        s.mailbox_capacity, (double)s.memory / 1024.0);
+        shown++;
+    }
     float zoom = v->camera.zoom > 0 ? v->camera.zoom : 1;
     float x = v->camera.x - (float)v->width / 2 / zoom + 8 / zoom;
     float y = v->camera.y - (float)v->height / 2 / zoom + 8 / zoom;
+    len = ONA_MIN(len, (int)sizeof text - 1);
     return ona__video_text(text, (size_t)ONA_MAX(len, 0), x, y, 2 / zoom,
                            ONA_RGBA(255, 255, 96, 255), out, max);
 }
@@ -287,8 +298,8 @@ void ona__video_present(ona_runtime *rt) {
 
     if (v->gfx) {
         ona__textures_upload(&v->textures, v->gfx);
-        ona_sprite overlay[512];
-        uint32_t overlay_count = v->overlay ? overlay_sprites(rt, overlay, 512) : 0;
+        ona_sprite overlay[2048];
+        uint32_t overlay_count = v->overlay ? overlay_sprites(rt, overlay, 2048) : 0;
         uint32_t total = v->list.sprite_total + overlay_count;
         ona__gfx_begin(v->gfx, v->width, v->height, v->clear, &v->camera);
         ona__sprite *instances = ona__gfx_instances(v->gfx, total);
@@ -333,7 +344,7 @@ void ona__video_present(ona_runtime *rt) {
     }
     for (uint32_t i = 0; i < nq; i++)
         ona__render_queue_clear(queues[i]);
-    uint64_t now = now_ns();
+    uint64_t now = ona__now_ns();
     if (v->last_present_ns) {
         double fps = 1e9 / (double)(now - v->last_present_ns);
         v->fps = v->fps > 0 ? v->fps * 0.9 + fps * 0.1 : fps;

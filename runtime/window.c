@@ -76,7 +76,6 @@ int ona__window_create(ona_video video, const ona_window_desc *desc_in, ona__win
     /* Mesa's llvmpipe reports 4.5; it runs our 4.60 shaders when told it may. Set only where
      * the user has not chosen, and only for Mesa (other drivers ignore the variable). */
     setenv("MESA_GL_VERSION_OVERRIDE", "4.6", 0);
-    setenv("MESA_GLSL_VERSION_OVERRIDE", "460", 0);
     bool offscreen = video == ONA_VIDEO_OFFSCREEN || !has_display();
     if (init_video(offscreen) != 0) {
         if (!offscreen && init_video(true) == 0) {

@@ -2,7 +2,7 @@
 --
 -- It receives the `ona` module table, the raw C functions that need a Lua wrapper, and the
 -- package.path built from the runtime's script roots. It returns the turn trampoline the
--- scheduler resumes for each new turn.
+-- scheduler resumes for each new turn, and the hot-reload function.
 local ona, raw, path = ...
 
 local error, select = error, select
@@ -14,6 +14,24 @@ package.loadlib = nil
 local loaders = package.loaders
 for i = #loaders, 3, -1 do
   loaders[i] = nil
+end
+
+-- Project modules are loaded by this loader, which remembers each module's file (and has the
+-- runtime watch it), so that a hot reload can load them again.
+local modules = {} -- module name -> file
+local watch = raw.watch
+loaders[2] = function(name)
+  local file, err = package.searchpath(name, package.path)
+  if not file then
+    return err
+  end
+  local chunk, cerr = loadfile(file)
+  if not chunk then
+    error(cerr, 0) -- "file:line: message"
+  end
+  modules[name] = file
+  watch(file)
+  return chunk
 end
 
 -- ona.send(to, ...) waits while the target's mailbox is full. The C side yields the turn and is
@@ -70,9 +88,111 @@ function ona.gfx.sprites(n)
   return ona.buffer("ona_sprite", n)
 end
 
+-- The hot reload, called by the runtime at a frame boundary when `changed` (a file) changed:
+-- returns nil when neither the system's script nor a project module it required is that file,
+-- true when the new code is in, or false, reason when it is not (the old code keeps running).
+--  1. Project modules are forgotten, so that running the script again requires fresh copies
+--     (the old ones are kept to be put back if anything fails).
+--  2. The script runs again with its spawn args and must return a table of callbacks.
+--  3. Each old function is paired with the new function of the same name (in the script's
+--     table and in each module's table, and one level of nested tables).
+--  4. The new reload(state) hook, if any, migrates the state.
+--  5. Commit: functions stored anywhere in the state table are replaced by their new versions,
+--     and the old module tables are updated in place (keeping their identity), so code holding a
+--     reference to them or to their functions runs the new code from its next call.
+local function reload(module, state, script, args, changed)
+  local mine = changed == script
+  for _, file in pairs(modules) do
+    mine = mine or file == changed
+  end
+  if not mine then
+    return nil
+  end
+  local saved = {}
+  for name in pairs(modules) do
+    saved[name] = package.loaded[name]
+    package.loaded[name] = nil
+  end
+  local function fail(reason)
+    for name, m in pairs(saved) do
+      package.loaded[name] = m
+    end
+    return false, tostring(reason)
+  end
+  local chunk, err = loadfile(script)
+  if not chunk then
+    return fail(err)
+  end
+  local ok, new = pcall(chunk, args)
+  if not ok then
+    return fail(new)
+  end
+  if type(new) ~= "table" then
+    return fail(script .. ": a system script must return a table of callbacks, not " .. type(new))
+  end
+  local map = {}
+  local function pair(old_t, new_t, depth)
+    for k, v in pairs(old_t) do
+      local w = rawget(new_t, k)
+      if type(v) == "function" and type(w) == "function" then
+        map[v] = w
+      elseif type(v) == "table" and type(w) == "table" and depth < 1 then
+        pair(v, w, depth + 1)
+      end
+    end
+  end
+  pair(module, new, 0)
+  for name, old_m in pairs(saved) do
+    local new_m = package.loaded[name]
+    if type(old_m) == "table" and type(new_m) == "table" then
+      pair(old_m, new_m, 0)
+    end
+  end
+  if type(new.reload) == "function" then
+    local hook_ok, hook_err = pcall(new.reload, state)
+    if not hook_ok then
+      return fail(hook_err)
+    end
+  end
+  local seen = {}
+  local function swap(t, depth)
+    if seen[t] or depth > 16 then
+      return
+    end
+    seen[t] = true
+    for k, v in pairs(t) do
+      if type(v) == "function" and map[v] then
+        t[k] = map[v]
+      elseif type(v) == "table" then
+        swap(v, depth + 1)
+      end
+    end
+  end
+  swap(state, 0)
+  local function update(old_t, new_t)
+    for k in pairs(old_t) do
+      if rawget(new_t, k) == nil then
+        old_t[k] = nil
+      end
+    end
+    for k, v in pairs(new_t) do
+      old_t[k] = v
+    end
+  end
+  update(module, new)
+  for name, old_m in pairs(saved) do
+    local new_m = package.loaded[name]
+    if type(old_m) == "table" and type(new_m) == "table" and old_m ~= new_m then
+      update(old_m, new_m)
+      package.loaded[name] = old_m
+    end
+  end
+  return true
+end
+
 -- The turn trampoline: the first turn calls init(state, args), every turn calls
 -- process(state, events, dt).
-return function(module, state, events, dt, init, args)
+local function turn(module, state, events, dt, init, args)
   if init then
     local f = module.init
     if f then
@@ -84,3 +204,5 @@ return function(module, state, events, dt, init, args)
     process(state, events, dt)
   end
 end
+
+return turn, reload

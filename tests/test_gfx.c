@@ -66,6 +66,7 @@ static ona_runtime *make_runtime(uint32_t threads, const char *shader_dir) {
     ona_runtime *rt = NULL;
     int rc = ona_runtime_create(&desc, &rt);
     ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    pin_gl_driver();
     return rt;
 }
 
@@ -296,6 +297,32 @@ START_TEST(test_gfx_shader_dir_search_order) {
 }
 END_TEST
 
+START_TEST(test_gfx_f3_toggles_the_stats_overlay) {
+    ona_runtime *rt = make_runtime(2, NULL);
+    ona_system none = {0};
+    char args[1200];
+    snprintf(args, sizeof args, "part=1 tex_a=%s tex_b=%s", tex_a, tex_b);
+    spawn_lua(rt, "scene.lua", "scene1", none, args, 0, 0);
+    uint8_t *plain = render(rt, 2);
+    ona_event f3 = {.type = ONA_EVENT_KEY_DOWN};
+    snprintf(f3.as.key.name, sizeof f3.as.key.name, "F3");
+    ck_assert_int_eq(ona_runtime_push_event(rt, &f3), 0);
+    uint8_t *overlay = render(rt, 2);
+    /* The overlay's yellow text appears at the top left, where the scene has none. */
+    int yellow = 0;
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = pixel(overlay, x, y), *q = pixel(plain, x, y);
+            if (p[0] > 200 && p[1] > 200 && p[2] < 150 && !(q[0] > 200 && q[1] > 200 && q[2] < 150))
+                yellow++;
+        }
+    ck_assert_int_gt(yellow, 20);
+    stbi_image_free(plain);
+    stbi_image_free(overlay);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("gfx");
     TCase *tc = tcase_create("offscreen");
@@ -306,6 +333,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_missing_texture_logs_path_and_shows_placeholder);
     tcase_add_test(tc, test_gfx_broken_shader_reload_keeps_drawing);
     tcase_add_test(tc, test_gfx_input_events_reach_every_system);
+    tcase_add_test(tc, test_gfx_f3_toggles_the_stats_overlay);
     tcase_add_test(tc, test_gfx_shader_dir_search_order);
     suite_add_tcase(s, tc);
     return run_suite(s);

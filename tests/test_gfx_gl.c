@@ -12,6 +12,8 @@
 #include <SDL2/SDL.h>
 #include <stb_image.h>
 
+#include <dlfcn.h>
+#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +35,29 @@ static uint8_t pixels[W * H * 4];
 #define BLUE 0x0000FFu
 #define WHITE 0xFFFFFFu
 #define BLACK 0x000000u
-#define TINT(r, g, b, a) ((uint32_t)(r) | (uint32_t)(g) << 8 | (uint32_t)(b) << 16 | (uint32_t)(a) << 24)
+#define TINT(r, g, b, a)                                                                           \
+    ((uint32_t)(r) | (uint32_t)(g) << 8 | (uint32_t)(b) << 16 | (uint32_t)(a) << 24)
 
 static const float clear_black[4] = {0, 0, 0, 1};
 
 /* --- Fixture ------------------------------------------------------------------------------- */
+
+/* Keeps the GL driver's libraries loaded after SDL_Quit. Each test makes and tears down its own
+ * context, and EGL unloads the driver on the way out; pinned, it is loaded once per process, and
+ * what LeakSanitizer finds inside it is reported with the library's name (so tests/lsan.supp can
+ * name the driver) instead of as an "<unknown module>" that could be anyone's. */
+static int pin_driver_library(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size, (void)data;
+    static const char *const driver[] = {"libEGL",   "_dri.so", "libgallium", "libLLVM",
+                                         "libglapi", "libgbm",  "libGLX",     "libGL."};
+    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
+        if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
+            /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */
+            (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+            break;
+        }
+    return 0;
+}
 
 static void open_context(void) {
     /* Mesa's llvmpipe offers 4.5; the override lets it create the 4.6 context the runtime asks
@@ -59,6 +79,7 @@ static void open_context(void) {
     GLenum e = glewInit();
     /* On EGL, GLEW reports it found no GLX display although every entry point is loaded. */
     ck_assert_msg(e == GLEW_OK || e == GLEW_ERROR_NO_GLX_DISPLAY, "glewInit: %u", e);
+    dl_iterate_phdr(pin_driver_library, NULL);
     int dw = 0, dh = 0;
     SDL_GL_GetDrawableSize(window, &dw, &dh);
     ck_assert_int_eq(dw, W);
@@ -66,9 +87,8 @@ static void open_context(void) {
 }
 
 static void create_gfx(uint32_t capacity, bool debug_output) {
-    ona__gfx_desc desc = {.shader_dir = SHADERS,
-                          .instance_capacity = capacity,
-                          .debug_output = debug_output};
+    ona__gfx_desc desc = {
+        .shader_dir = SHADERS, .instance_capacity = capacity, .debug_output = debug_output};
     int rc = ona__gfx_create(&desc, &gfx);
     ck_assert_msg(rc == 0, "ona__gfx_create: %s\n%s", ona_strerror(rc), captured_logs_text());
 }
@@ -320,6 +340,28 @@ START_TEST(test_gfx_gl_frames_without_instances) {
 }
 END_TEST
 
+START_TEST(test_gfx_gl_begin_closes_a_frame_left_without_end) {
+    uint32_t white = solid_texture(1, 1, WHITE);
+    ona__gfx_run run = run_of(white, 1, 1, 0, 1);
+    ona__gfx_begin(gfx, W, H, clear_black, NULL);
+    ona__sprite *first = ona__gfx_instances(gfx, 1);
+    ck_assert_ptr_nonnull(first);
+    first[0] = sprite_at(0, 0, 4, 0xFFFFFFFFu);
+    ona__gfx_draw(gfx, &run, 1);
+    /* No ona__gfx_end: the next frame must still take the next region, not this one. */
+    ona__gfx_begin(gfx, W, H, clear_black, NULL);
+    ona__sprite *second = ona__gfx_instances(gfx, 1);
+    ck_assert_ptr_nonnull(second);
+    ck_assert_ptr_ne(first, second);
+    second[0] = sprite_at(8, 8, 4, 0xFFFFFFFFu);
+    ona__gfx_draw(gfx, &run, 1);
+    ona__gfx_end(gfx);
+    ck_assert_int_eq(ona__gfx_read_pixels(gfx, 0, 0, W, H, pixels), 0);
+    expect_only("the second frame", BLACK, 8, 8, 12, 12, WHITE);
+    ona__gfx_texture_free(gfx, white);
+}
+END_TEST
+
 START_TEST(test_gfx_gl_ring_grows_and_is_reused_across_frames) {
     ona__gfx_destroy(gfx);
     gfx = NULL;
@@ -381,8 +423,7 @@ START_TEST(test_gfx_gl_font_atlas_holds_the_glyphs) {
         ck_assert_float_eq(sy, cases[k].y);
         for (int r = 0; r < 8; r++) {
             for (int c = 0; c < 8; c++) {
-                const uint8_t *p =
-                    atlas + (((int)sy + r) * ONA__FONT_ATLAS_W + (int)sx + c) * 4;
+                const uint8_t *p = atlas + (((int)sy + r) * ONA__FONT_ATLAS_W + (int)sx + c) * 4;
                 uint8_t v = cases[k].rows[r][c] == '#' ? 255 : 0;
                 ck_assert_msg(p[0] == v && p[1] == v && p[2] == v && p[3] == v,
                               "glyph '%c' row %d column %d", cases[k].c, r, c);
@@ -626,8 +667,8 @@ START_TEST(test_gfx_gl_screenshot_writes_the_framebuffer_as_png) {
     ck_assert_int_eq(w, W);
     ck_assert_int_eq(h, H);
     for (int i = 0; i < W * H; i++) {
-        ck_assert_msg(memcmp(png + i * 4, pixels + i * 4, 3) == 0, "pixel (%d, %d) differs",
-                      i % W, i / W);
+        ck_assert_msg(memcmp(png + i * 4, pixels + i * 4, 3) == 0, "pixel (%d, %d) differs", i % W,
+                      i / W);
         ck_assert_int_eq(png[i * 4 + 3], 255);
     }
     /* The sprite is really in it: its top-left texel is red blended over the clear colour. */
@@ -662,6 +703,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_gl_later_sprites_cover_earlier_ones);
     tcase_add_test(tc, test_gfx_gl_alpha_blends_over_the_background);
     tcase_add_test(tc, test_gfx_gl_frames_without_instances);
+    tcase_add_test(tc, test_gfx_gl_begin_closes_a_frame_left_without_end);
     tcase_add_test(tc, test_gfx_gl_ring_grows_and_is_reused_across_frames);
     tcase_add_test(tc, test_gfx_gl_font_atlas_holds_the_glyphs);
     tcase_add_test(tc, test_gfx_gl_text_drawn_from_glyph_sprites);

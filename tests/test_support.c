@@ -4,6 +4,9 @@
  */
 #include "test_support.h"
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -211,3 +214,21 @@ ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name,
     return h;
 }
 
+
+static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size, (void)data;
+    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM",
+                                         "libglapi", "libgbm", "libGLX", "libGL."};
+    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++) {
+        if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
+            /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */
+            (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+            break;
+        }
+    }
+    return 0;
+}
+
+void pin_gl_driver(void) {
+    dl_iterate_phdr(pin_library, NULL);
+}

@@ -64,6 +64,12 @@ ona_message make_args(ona_system report, const char *pairs);
 ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
                      const char *pairs, uint32_t mailbox, ona_failure_policy policy);
 
+/* Keeps the GL driver's libraries loaded for the rest of the process. Call once a GL context
+ * exists. EGL unloads the driver when the last context goes; pinned, what LeakSanitizer finds
+ * inside the driver is reported under the library's name, which tests/lsan.supp names, instead
+ * of as an "<unknown module>" that could be anyone's. */
+void pin_gl_driver(void);
+
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
 

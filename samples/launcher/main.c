@@ -2,7 +2,8 @@
  * ona: the launcher. Runs a game folder (its main.lua spawns the systems) or a single script:
  *
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
- *       [--size WxH] [--vsync on|off] [--screenshot out.png] [key=value ...]
+ *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
+ *       [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <uv.h>
 
 static void usage(FILE *to) {
@@ -32,7 +34,9 @@ static void usage(FILE *to) {
                 "  --size WxH         window size (default 1280x720)\n"
                 "  --vsync on|off     wait for the display's refresh (default on)\n"
                 "  --screenshot PATH  write the last frame to a PNG (with --frames N)\n"
-                "  --stats            print per-system statistics when the run ends\n"
+                "  --stats            log statistics once a second, and a table at the end\n"
+                "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
+                "  --no-watch         do not hot-reload scripts, shaders and textures\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed)\n");
 }
 
@@ -90,6 +94,111 @@ static int print_version(void) {
     return report_gl();
 }
 
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+enum { MAX_REPORTED = 256, MAX_PERIOD_FRAMES = 8192 };
+
+/* What --stats remembers between two reports. */
+typedef struct period {
+    double frame_ms[MAX_PERIOD_FRAMES];
+    int frames;
+    uint64_t started_ns;
+    ona_system_stats last[MAX_REPORTED];
+    uint32_t last_count;
+} period;
+
+static const ona_system_stats *previous(const period *p, ona_system h) {
+    for (uint32_t i = 0; i < p->last_count; i++)
+        if (p->last[i].handle.id == h.id)
+            return &p->last[i];
+    return NULL;
+}
+
+/* Logs the last second: frame time percentiles, and per system its turns, turn time,
+ * messages in and out, mailbox high-water mark and memory. */
+static void report_period(ona_runtime *rt, period *p) {
+    double seconds = (double)(now_ns() - p->started_ns) / 1e9;
+    if (p->frames > 0) {
+        qsort(p->frame_ms, (size_t)p->frames, sizeof p->frame_ms[0], cmp_double);
+        int n = p->frames;
+        ona_log(ONA_LOG_INFO, "stats",
+                "%d frames in %.2f s: frame ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", n,
+                seconds, p->frame_ms[n / 2], p->frame_ms[(n * 9) / 10], p->frame_ms[(n * 99) / 100],
+                p->frame_ms[n - 1]);
+    }
+    ona_system list[MAX_REPORTED];
+    uint32_t n = ona_runtime_systems(rt, list, MAX_REPORTED);
+    n = n < MAX_REPORTED ? n : MAX_REPORTED;
+    ona_system_stats now[MAX_REPORTED];
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ona_system_stats *st = &now[kept];
+        if (ona_runtime_system_stats(rt, list[i], st) != 0 || st->status == ONA_SYSTEM_STOPPED)
+            continue;
+        kept++;
+        const ona_system_stats *was = previous(p, list[i]);
+        uint64_t turns = st->turns - (was ? was->turns : 0);
+        uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
+        ona_log(ONA_LOG_INFO, "stats",
+                "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
+                "%.0f KB",
+                st->name, (unsigned long long)turns, turns ? (double)busy / (double)turns / 1e3 : 0.0,
+                (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
+                (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
+                st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0);
+    }
+    memcpy(p->last, now, kept * sizeof now[0]);
+    p->last_count = kept;
+    p->frames = 0;
+    p->started_ns = now_ns();
+}
+
+/* The launcher's own frame loop, as an embedder would write it: measured dt, the screenshot
+ * asked for before the last frame, and with --stats a report once a second. */
+static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats) {
+    period *p = stats ? calloc(1, sizeof *p) : NULL;
+    if (p)
+        p->started_ns = now_ns();
+    uint64_t last = now_ns();
+    int rc = 0;
+    for (long n = 0; frames == 0 || n < frames; n++) {
+        if (ona_runtime_quit_requested(rt))
+            break;
+        ona_runtime_stats rs;
+        ona_runtime_stats_get(rt, &rs);
+        if (n > 0 && rs.systems == 0) {
+            fprintf(stderr, "ona: no system is left running\n");
+            break;
+        }
+        if (screenshot && n == frames - 1 && ona_runtime_screenshot(rt, screenshot) != 0)
+            fprintf(stderr, "ona: no video, so no screenshot\n");
+        uint64_t t = now_ns();
+        double dt = n == 0 ? 1.0 / 60 : (double)(t - last) / 1e9;
+        last = t;
+        rc = ona_runtime_step(rt, dt);
+        if (rc)
+            break;
+        if (p) {
+            ona_runtime_stats_get(rt, &rs);
+            if (p->frames < MAX_PERIOD_FRAMES)
+                p->frame_ms[p->frames++] = (double)rs.last_frame_ns / 1e6;
+            if (now_ns() - p->started_ns >= 1000000000ull)
+                report_period(rt, p);
+        }
+    }
+    free(p);
+    return rc;
+}
+
 static bool parse_count(const char *text, long max, long *out) {
     char *end;
     errno = 0;
@@ -128,7 +237,8 @@ static void print_stats(ona_runtime *rt) {
 }
 
 int main(int argc, char **argv) {
-    const char *target = NULL, *screenshot = NULL;
+    const char *target = NULL, *screenshot = NULL, *trace = NULL;
+    bool watch = true;
     const char *pairs[64];
     int pair_count = 0;
     long frames = 0, workers = 0;
@@ -164,6 +274,14 @@ int main(int argc, char **argv) {
                 return 2;
             }
             screenshot = argv[++i];
+        } else if (strcmp(a, "--no-watch") == 0) {
+            watch = false;
+        } else if (strcmp(a, "--trace") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ona: --trace needs a file path\n");
+                return 2;
+            }
+            trace = argv[++i];
         } else if (strcmp(a, "--stats") == 0) {
             stats = true;
         } else if (strcmp(a, "--frames") == 0 || strcmp(a, "--workers") == 0) {
@@ -232,6 +350,7 @@ int main(int argc, char **argv) {
     ona_runtime_desc desc = {
         .threads = (uint32_t)workers,
         .script_roots = roots,
+        .hot_reload = watch,
         .video = headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
         .window = {.title = title, .width = width, .height = height, .vsync = vsync,
                    .resizable = true},
@@ -290,15 +409,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "ona: no display: running %ld frames offscreen, then writing %s\n",
                 frames, screenshot);
     }
-    if (screenshot && frames > 1)
-        rc = ona_runtime_run(rt, (uint64_t)frames - 1, 0);
-    if (rc == 0 && screenshot) {
-        if (ona_runtime_screenshot(rt, screenshot) != 0)
-            fprintf(stderr, "ona: no video, so no screenshot\n");
-        rc = ona_runtime_step(rt, 1.0 / 60);
-    } else if (rc == 0) {
-        rc = ona_runtime_run(rt, (uint64_t)frames, 0);
-    }
+    if (trace && ona_runtime_trace_begin(rt, trace) != 0)
+        fprintf(stderr, "ona: cannot write the trace to %s\n", trace);
+    rc = run_loop(rt, frames, screenshot, stats);
+    if (trace && ona_runtime_trace_end(rt) == 0)
+        fprintf(stderr, "ona: trace written to %s (open it in https://ui.perfetto.dev)\n", trace);
     if (stats)
         print_stats(rt);
     ona_runtime_destroy(rt);

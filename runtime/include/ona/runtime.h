@@ -56,6 +56,7 @@ typedef struct ona_runtime_desc {
     ona_failure_policy default_policy; /* 0 = RESTART */
     uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
     uint32_t restart_backoff_frames;   /* frames before the first restart, doubling; 0 = 1 */
+    bool hot_reload;                   /* watch scripts, modules, shaders, textures for changes */
     ona_video video;                   /* 0 = NONE: no window, no GL (draws are discarded) */
     ona_window_desc window;
 } ona_runtime_desc;
@@ -193,6 +194,19 @@ ONA_API ona_video ona_runtime_video_mode(const ona_runtime *rt);
 
 /* The drawable size in pixels (the window's, or the desc's size without video). */
 ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
+
+/* Reloads `path` (a script, a required module, a shader or a texture file; as loaded) at the
+ * next frame boundary, as if it had changed on disk; works with or without hot_reload. A
+ * broken file logs file:line and keeps the old code. Main thread. Errors: ONA_EINVAL,
+ * ONA_ETHREAD, ONA_ENOMEM. */
+ONA_API int ona_runtime_reload(ona_runtime *rt, const char *path);
+
+/* Starts writing a Chrome trace-event timeline (opens in Perfetto or chrome://tracing) to
+ * `path`: a track per thread with a slice per stretch of a turn, a track per system with its
+ * parked time, and a slice per frame. Main thread, between frames. Errors: ONA_EINVAL, ONA_EIO. */
+ONA_API int ona_runtime_trace_begin(ona_runtime *rt, const char *path);
+/* Finishes and closes the trace (also done by ona_runtime_destroy). Errors: ONA_EIO. */
+ONA_API int ona_runtime_trace_end(ona_runtime *rt);
 
 /* True once a system asked to quit. Any thread. */
 ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
