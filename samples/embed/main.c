@@ -268,6 +268,7 @@ int main(int argc, char **argv) {
         ona_log_set_sink(verbose_sink, NULL, ONA_LOG_DEBUG);
 
     printf("embed: ona %s (%s), scripts in %s\n", ona_version(), ona_build_type(), scripts);
+    fflush(stdout); /* before the runtime's log lines on stderr */
     const char *roots[] = {scripts, NULL};
     ona_runtime_desc desc = {
         .threads = 0, /* as many as cores, this thread included */
