@@ -13,12 +13,90 @@
 
 #include "system.h"
 
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
-#ifndef ONA_SHADER_DIR
-#define ONA_SHADER_DIR "shaders"
+#ifndef ONA_INSTALL_SHADER_DIR
+#define ONA_INSTALL_SHADER_DIR "/usr/local/share/ona/shaders"
 #endif
+#ifndef ONA_SOURCE_SHADER_DIR
+#define ONA_SOURCE_SHADER_DIR "shaders"
+#endif
+
+/* Chooses the folder sprite.vert and sprite.frag are read from: the desc's shader_dir; else the
+ * ONA_SHADER_DIR environment variable; else, where sprite.vert exists, <folder of the binary
+ * holding this code>/../share/ona/shaders (dladdr names libona.so in a shared build and the
+ * executable in a static one, maybe only by a relative argv[0], so /proc/self/exe is tried too),
+ * then the install prefix's (ONA_INSTALL_SHADER_DIR), then the source tree's. A computed path is
+ * written to `buf`. Returns NULL, after logging every place tried, when none has sprite.vert. */
+static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, size_t size) {
+    if (desc && desc->shader_dir) {
+        ona_log(ONA_LOG_DEBUG, "video", "shaders from %s (ona_window_desc.shader_dir)",
+                desc->shader_dir);
+        return desc->shader_dir;
+    }
+    const char *env = getenv("ONA_SHADER_DIR");
+    if (env && *env) {
+        ona_log(ONA_LOG_DEBUG, "video", "shaders from %s (ONA_SHADER_DIR)", env);
+        return env;
+    }
+    char binaries[2][PATH_MAX];
+    int binary_count = 0;
+    union {
+        int (*fn)(ona__video *, ona_video, const ona_window_desc *);
+        void *address;
+    } self = {.fn = ona__video_init};
+    Dl_info info;
+    if (dladdr(self.address, &info) && info.dli_fname && info.dli_fname[0] &&
+        realpath(info.dli_fname, binaries[0]))
+        binary_count++;
+    ssize_t n = readlink("/proc/self/exe", binaries[binary_count], PATH_MAX - 1);
+    if (n > 0) {
+        binaries[binary_count][n] = '\0';
+        if (binary_count == 0 || strcmp(binaries[0], binaries[1]) != 0)
+            binary_count++;
+    }
+    char candidates[4][PATH_MAX + 32];
+    const char *kinds[4];
+    int count = 0;
+    for (int i = 0; i < binary_count; i++) {
+        const char *slash = strrchr(binaries[i], '/');
+        snprintf(candidates[count], sizeof candidates[count], "%.*s/../share/ona/shaders",
+                 slash ? (int)(slash - binaries[i]) : 1, slash ? binaries[i] : ".");
+        kinds[count++] = binaries[i];
+    }
+    snprintf(candidates[count], sizeof candidates[count], "%s", ONA_INSTALL_SHADER_DIR);
+    kinds[count++] = "the install prefix";
+    snprintf(candidates[count], sizeof candidates[count], "%s", ONA_SOURCE_SHADER_DIR);
+    kinds[count++] = "the source tree";
+    char tried[sizeof candidates + 8];
+    size_t used = 0;
+    for (int i = 0; i < count; i++) {
+        char vert[sizeof candidates[0] + sizeof "/sprite.vert"];
+        size_t len = strlen(candidates[i]);
+        memcpy(vert, candidates[i], len);
+        memcpy(vert + len, "/sprite.vert", sizeof "/sprite.vert");
+        if (access(vert, R_OK) == 0) {
+            if (!realpath(candidates[i], buf)) { /* the path as it is */
+                if (len >= size)
+                    continue;
+                memcpy(buf, candidates[i], len + 1);
+            }
+            ona_log(ONA_LOG_DEBUG, "video", "shaders from %s (found via %s)", buf, kinds[i]);
+            return buf;
+        }
+        int w = snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "", candidates[i]);
+        used += w > 0 ? (size_t)w : 0; /* never truncated: tried holds every candidate */
+    }
+    ona_log(ONA_LOG_ERROR, "video",
+            "no sprite.vert in any of: %s (set ONA_SHADER_DIR or ona_window_desc.shader_dir)",
+            tried);
+    return NULL;
+}
 
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) {
     memset(v, 0, sizeof *v);
@@ -38,10 +116,12 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) 
     v->mode = ONA_VIDEO_NONE;
     if (mode == ONA_VIDEO_NONE)
         return 0;
-    rc = ona__window_create(mode, desc, &v->window);
+    char found[PATH_MAX];
+    const char *shader_dir = choose_shader_dir(desc, found, sizeof found);
+    rc = shader_dir ? ona__window_create(mode, desc, &v->window) : ONA_EGFX;
     if (rc == 0) {
         ona__gfx_desc gd = {
-            .shader_dir = desc && desc->shader_dir ? desc->shader_dir : ONA_SHADER_DIR,
+            .shader_dir = shader_dir,
             .debug_output = ona__window_debug_context(v->window),
         };
         rc = ona__gfx_create(&gd, &v->gfx);

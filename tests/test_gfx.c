@@ -2,7 +2,8 @@
  * test_gfx.c: rendering for real, offscreen on Mesa llvmpipe through SDL's offscreen driver:
  * a scene of several textures with rotation, tint, layers and text compared with a committed
  * golden image; the same pixels from 1 and 2 threads; the placeholder for a missing texture;
- * a broken shader reload that keeps the runtime drawing; input events reaching every system.
+ * a broken shader reload that keeps the runtime drawing; input events reaching every system;
+ * the order in which the shader folder is chosen.
  *
  * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering (then
  * look at them before committing).
@@ -247,6 +248,55 @@ START_TEST(test_gfx_input_events_reach_every_system) {
 }
 END_TEST
 
+/* Where the shaders come from (runtime/video.c): the desc's folder, else $ONA_SHADER_DIR, else a
+ * search (next to the binary, the install prefix, the source tree) logged at debug level. */
+START_TEST(test_gfx_shader_dir_search_order) {
+    char dir[600], empty[600], vert[700], frag[700], line[800];
+    snprintf(dir, sizeof dir, "%s/shaders", tmpdir);
+    snprintf(empty, sizeof empty, "%s/empty", tmpdir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    ck_assert_int_eq(mkdir(empty, 0700), 0);
+    snprintf(vert, sizeof vert, "%s/sprite.vert", dir);
+    snprintf(frag, sizeof frag, "%s/sprite.frag", dir);
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.vert", vert, NULL);
+    copy_file(ONA_SOURCE_DIR "/shaders/sprite.frag", frag, NULL);
+    const char *saved = getenv("ONA_SHADER_DIR");
+    char saved_copy[600];
+    snprintf(saved_copy, sizeof saved_copy, "%s", saved ? saved : "");
+
+    /* The desc wins over the environment. */
+    ck_assert_int_eq(setenv("ONA_SHADER_DIR", empty, 1), 0);
+    ona_runtime *rt = make_runtime(1, dir);
+    snprintf(line, sizeof line, "shaders from %s (ona_window_desc.shader_dir)", dir);
+    ck_assert_msg(captured_logs_contain(line), "%s", captured_logs_text());
+    ona_runtime_destroy(rt);
+
+    /* The environment wins over the search. */
+    ck_assert_int_eq(setenv("ONA_SHADER_DIR", dir, 1), 0);
+    rt = make_runtime(1, NULL);
+    snprintf(line, sizeof line, "shaders from %s (ONA_SHADER_DIR)", dir);
+    ck_assert_msg(captured_logs_contain(line), "%s", captured_logs_text());
+    ona_runtime_destroy(rt);
+
+    /* A folder without shaders fails the runtime with the file named. */
+    ck_assert_int_eq(setenv("ONA_SHADER_DIR", empty, 1), 0);
+    ona_runtime_desc desc = {.threads = 1, .script_roots = roots, .video = ONA_VIDEO_OFFSCREEN,
+                             .window = {.width = W, .height = H}};
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), ONA_EGFX);
+    snprintf(line, sizeof line, "%s/sprite.vert", empty);
+    ck_assert_msg(captured_logs_contain(line), "%s", captured_logs_text());
+
+    /* Without either, the search finds a folder holding sprite.vert and says which. */
+    ck_assert_int_eq(unsetenv("ONA_SHADER_DIR"), 0);
+    rt = make_runtime(1, NULL);
+    ck_assert_msg(captured_logs_contain("shaders from ") && captured_logs_contain("(found via "),
+                  "%s", captured_logs_text());
+    ona_runtime_destroy(rt);
+    if (saved_copy[0])
+        setenv("ONA_SHADER_DIR", saved_copy, 1);
+}
+END_TEST
+
 START_TEST(test_gfx_f3_toggles_the_stats_overlay) {
     ona_runtime *rt = make_runtime(2, NULL);
     ona_system none = {0};
@@ -284,6 +334,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_broken_shader_reload_keeps_drawing);
     tcase_add_test(tc, test_gfx_input_events_reach_every_system);
     tcase_add_test(tc, test_gfx_f3_toggles_the_stats_overlay);
+    tcase_add_test(tc, test_gfx_shader_dir_search_order);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
