@@ -106,6 +106,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     }
     rt->free_count = desc.max_systems;
     rt->registry_ready = true;
+    ona__system_compile_prelude(rt);
     rc = ona__video_init(&rt->video, desc.video, &desc.window);
     if (rc) {
         ona_log(ONA_LOG_ERROR, "runtime", "video did not start: %s", ona_strerror(rc));
@@ -151,6 +152,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
         ona__video_free(&rt->video);
     if (rt->hot_ready)
         ona__hot_reload_free(&rt->hot);
+    ona__free(rt->prelude_bc);
     for (uint32_t i = 0; i < rt->root_count; i++)
         ona__free(rt->roots[i]);
     ona__free(rt->roots);

@@ -198,6 +198,10 @@ struct ona_runtime {
     ona__hot_reload hot;
     bool hot_ready;
 
+    /* The prelude compiled once (system.c); NULL: spawns load its source. */
+    char *prelude_bc;
+    size_t prelude_bc_size;
+
     /* Frame. */
     uint64_t frame;
     double dt;
@@ -245,6 +249,8 @@ void ona__scheduler_after_pop(ona_runtime *rt, ona__system *receiver);
 
 /* --- system.c -------------------------------------------------------------------------------- */
 
+/* Compiles the prelude to bytecode once for the runtime's spawns (never fails the runtime). */
+int ona__system_compile_prelude(ona_runtime *rt);
 /* Creates a Lua system's state and runs its chunk (with the first spawn arg as `...`). `args`
  * (may be NULL) is moved in, also on failure. */
 int ona__system_create_lua(ona_runtime *rt, const ona_spawn_desc *desc, const char *path,
