@@ -277,6 +277,38 @@ static int l_gfx_screenshot(lua_State *L) {
     return 1;
 }
 
+/* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=}: configures the
+ * window from the next frame on (a game's main.lua calls it before the first frame). */
+static int l_gfx_window(lua_State *L) {
+    ona__system *sys = self(L);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    ona_window_desc d = {0};
+    lua_getfield(L, 1, "title");
+    if (!lua_isnil(L, -1) && !lua_isstring(L, -1))
+        luaL_argerror(L, 1, "title must be a string");
+    char title[128] = {0};
+    if (lua_isstring(L, -1)) {
+        snprintf(title, sizeof title, "%s", lua_tostring(L, -1));
+        d.title = title;
+    }
+    lua_pop(L, 1);
+    d.width = (int)opt_field(L, 1, "width", 0);
+    d.height = (int)opt_field(L, 1, "height", 0);
+    if ((d.width || d.height) && (d.width < 16 || d.height < 16 || d.width > 16384 ||
+                                  d.height > 16384))
+        luaL_argerror(L, 1, "width and height must both be from 16 to 16384");
+    lua_getfield(L, 1, "fullscreen");
+    d.fullscreen = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "resizable");
+    d.resizable = lua_isnil(L, -1) ? true : lua_toboolean(L, -1);
+    lua_getfield(L, 1, "vsync");
+    if (!lua_isnil(L, -1))
+        d.vsync = lua_toboolean(L, -1) ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
+    lua_pop(L, 3);
+    ona__video_request_window(&sys->rt->video, &d);
+    return 0;
+}
+
 /* ona.gfx.size() -> width, height of the drawable area in pixels */
 static int l_gfx_size(lua_State *L) {
     ona__system *sys = self(L);
@@ -377,7 +409,8 @@ void ona__lua_open_gfx(lua_State *L) {
         {"draw", l_gfx_draw},       {"draw_sprites", l_gfx_draw_sprites},
         {"text", l_gfx_text},       {"camera", l_gfx_camera},
         {"clear", l_gfx_clear},     {"screenshot", l_gfx_screenshot},
-        {"size", l_gfx_size},       {NULL, NULL},
+        {"size", l_gfx_size},       {"window", l_gfx_window},
+        {NULL, NULL},
     };
     static const luaL_Reg input[] = {
         {"key_down", l_input_key_down},

@@ -179,7 +179,40 @@ static void apply_input(ona__video *v, const ona_event *e) {
     }
 }
 
+void ona__video_request_window(ona__video *v, const ona_window_desc *desc) {
+    uv_mutex_lock(&v->lock);
+    v->pending_window = *desc;
+    if (desc->title) {
+        snprintf(v->pending_title, sizeof v->pending_title, "%s", desc->title);
+        v->pending_window.title = v->pending_title;
+    }
+    v->window_pending = true;
+    uv_mutex_unlock(&v->lock);
+}
+
 void ona__video_begin_frame(ona__video *v, bool *quit) {
+    uv_mutex_lock(&v->lock);
+    bool configure = v->window_pending;
+    ona_window_desc desc = v->pending_window;
+    v->window_pending = false;
+    uv_mutex_unlock(&v->lock);
+    if (configure && v->window) {
+        ona__window_configure(v->window, &desc);
+        int w, h;
+        ona__window_size(v->window, &w, &h);
+        if (w != v->width || h != v->height) {
+            /* Keep the view centred on what it showed: the default camera follows the size. */
+            if (v->camera.x == (float)v->width / 2 && v->camera.y == (float)v->height / 2) {
+                v->camera.x = (float)w / 2;
+                v->camera.y = (float)h / 2;
+            }
+            v->width = w;
+            v->height = h;
+        }
+    } else if (configure && desc.width > 0 && desc.height > 0) {
+        v->width = desc.width;
+        v->height = desc.height;
+    }
     v->event_count = 0;
     for (uint32_t i = 0; i < v->injected_count && v->event_count < ONA__MAX_EVENTS; i++)
         v->events[v->event_count++] = v->injected[i];

@@ -44,6 +44,12 @@ typedef struct ona__video {
     ona__gfx_run *runs;      /* this frame's draws (reused) */
     uint32_t run_capacity;
 
+    /* A window configuration asked for by a system (ona.gfx.window), applied by main at the
+     * next frame boundary; guarded by `lock`. */
+    ona_window_desc pending_window;
+    char pending_title[128];
+    bool window_pending;
+
     bool overlay;            /* the stats overlay, toggled by F3 */
     uint64_t last_present_ns;
     double fps;
@@ -63,6 +69,9 @@ void ona__video_present(struct ona_runtime *rt);
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
 uint32_t ona__video_text(const char *text, size_t size, float x, float y, float scale,
                          uint32_t tint, ona_sprite *out, uint32_t max);
+/* Any thread: asks for a new window title/size/fullscreen/vsync, applied at the next frame
+ * boundary. */
+void ona__video_request_window(ona__video *v, const ona_window_desc *desc);
 /* Any thread: asks for a screenshot of the next presented frame. */
 int ona__video_request_screenshot(ona__video *v, const char *path);
 

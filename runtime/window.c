@@ -142,6 +142,24 @@ void ona__window_destroy(ona__window *w) {
     ona__free(w);
 }
 
+void ona__window_configure(ona__window *w, const ona_window_desc *d) {
+    if (d->title)
+        SDL_SetWindowTitle(w->window, d->title);
+    if (d->width > 0 && d->height > 0)
+        SDL_SetWindowSize(w->window, d->width, d->height);
+    if (!w->offscreen)
+        SDL_SetWindowFullscreen(w->window, d->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    SDL_SetWindowResizable(w->window, d->resizable ? SDL_TRUE : SDL_FALSE);
+    if (d->vsync != ONA_VSYNC_DEFAULT)
+        SDL_GL_SetSwapInterval(d->vsync == ONA_VSYNC_OFF ? 0 : 1);
+    SDL_GL_GetDrawableSize(w->window, &w->width, &w->height);
+    if (w->offscreen && d->width > 0 && d->height > 0) {
+        /* The offscreen driver may not resize its surface; draw at the size asked for. */
+        w->width = d->width;
+        w->height = d->height;
+    }
+}
+
 void ona__window_size(ona__window *w, int *width, int *height) {
     *width = w->width;
     *height = w->height;

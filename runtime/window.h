@@ -18,6 +18,10 @@ void ona__window_destroy(ona__window *w);
  * were appended. Window resizes update the drawable size. */
 uint32_t ona__window_poll(ona__window *w, ona_event *events, uint32_t max);
 
+/* Applies a new title, size, fullscreen or vsync (fields left 0/NULL keep their value; vsync
+ * ONA_VSYNC_DEFAULT keeps it). */
+void ona__window_configure(ona__window *w, const ona_window_desc *desc);
+
 /* The drawable size in pixels. */
 void ona__window_size(ona__window *w, int *width, int *height);
 void ona__window_swap(ona__window *w);

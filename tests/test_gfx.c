@@ -323,6 +323,29 @@ START_TEST(test_gfx_f3_toggles_the_stats_overlay) {
 }
 END_TEST
 
+START_TEST(test_gfx_main_lua_configures_the_window) {
+    ona_runtime *rt = make_runtime(1, NULL);
+    ona_spawn_desc d = {.script = "window_conf.lua", .name = "main"};
+    ona_system h;
+    ck_assert_int_eq(ona_runtime_spawn(rt, &d, &h), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/conf.png", tmpdir);
+    ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    int w = 0, h2 = 0;
+    ona_runtime_video_size(rt, &w, &h2);
+    ck_assert_int_eq(w, 96);
+    ck_assert_int_eq(h2, 80);
+    int pw, ph, n;
+    uint8_t *pixels = stbi_load(path, &pw, &ph, &n, 4);
+    ck_assert_ptr_nonnull(pixels);
+    ck_assert_int_eq(pw, 96);
+    ck_assert_int_eq(ph, 80);
+    stbi_image_free(pixels);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("gfx");
     TCase *tc = tcase_create("offscreen");
@@ -334,6 +357,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_broken_shader_reload_keeps_drawing);
     tcase_add_test(tc, test_gfx_input_events_reach_every_system);
     tcase_add_test(tc, test_gfx_f3_toggles_the_stats_overlay);
+    tcase_add_test(tc, test_gfx_main_lua_configures_the_window);
     tcase_add_test(tc, test_gfx_shader_dir_search_order);
     suite_add_tcase(s, tc);
     return run_suite(s);
