@@ -79,6 +79,7 @@ return {
 
   process = function(state, events, dt)
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     if state.mode ~= "playing" then
       state.list = {}
     end

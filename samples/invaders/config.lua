@@ -8,6 +8,9 @@
 local C = {}
 
 C.width, C.height = 320, 240
+-- Every system moves by the frame's dt, but never by more than this: a stalled frame (a window
+-- being dragged) slows the game down instead of teleporting what moves.
+C.max_dt = 1 / 20
 C.top = 16 -- the HUD line is above this; the player's laser vanishes here
 
 -- The formation: 5 rows of 11, in 16 x 16 cells. Row 1 is squids, rows 2-3 crabs, rows 4-5

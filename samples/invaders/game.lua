@@ -63,6 +63,7 @@ return {
   process = function(state, events, dt)
     state.died, state.cleared, state.landed, state.restart = false, false, false, false
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     local changed = false
     if state.mode == "over" then
       if state.restart then

@@ -69,6 +69,7 @@ return {
 
   process = function(state, events, dt)
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     local pressed_fire, restart = false, false
     for _, e in ipairs(events) do
       if e.type == "key_down" then

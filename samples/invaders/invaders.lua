@@ -182,6 +182,7 @@ return {
 
   process = function(state, events, dt)
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     if state.mode == "playing" and state.count > 0 then
       state.timer = state.timer + dt
       local interval = march_interval(state)

@@ -54,6 +54,7 @@ return {
 
   process = function(state, events, dt)
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     if state.life > 0 and state.mode == "playing" then
       local x = state.x + state.move * config.player_speed * dt
       state.x = math.max(config.player_min_x, math.min(config.player_max_x, x))

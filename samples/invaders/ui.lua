@@ -40,6 +40,7 @@ return {
 
   process = function(state, events, dt)
     inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
     state.time = state.time + dt
 
     local w, h = ona.gfx.size()
@@ -47,7 +48,9 @@ return {
     if zoom >= 1 then
       zoom = math.floor(zoom)
     end
-    ona.gfx.camera(C.width / 2, C.height / 2, zoom)
+    if zoom > 0 then -- not while minimised to nothing
+      ona.gfx.camera(C.width / 2, C.height / 2, zoom)
+    end
     ona.gfx.clear(0, 0, 0)
     ona.gfx.draw(state.pixel, 0, 0, { sx = C.width, sy = C.height, layer = C.layer.backdrop,
       tint = C.tint.backdrop })
