@@ -34,6 +34,8 @@ static ona_runtime *make_runtime(uint32_t threads, ona_video video, int width, i
     ona_runtime *rt = NULL;
     int rc = ona_runtime_create(&desc, &rt);
     ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    if (video != ONA_VIDEO_NONE)
+        pin_gl_driver();
     return rt;
 }
 
