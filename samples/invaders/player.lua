@@ -1,0 +1,84 @@
+-- player.lua: the cannon. Moves by the intent input sends, asks bullets for shots, explodes
+-- when collisions says a bomb hit it, and respawns when game resumes play.
+--
+--   in:  ("intent", move, fire) from input; ("hit", life) from collisions;
+--        ("mode", mode) and ("reset") from game
+--   out: ("player", x, life) to collisions every frame (life 0: no cannon to hit);
+--        ("player_x", x) to invaders every frame (some bombs aim at it);
+--        ("fire", x, y) to bullets; ("died") to game
+--
+-- `life` numbers each cannon the player gets (1, 2, ...), so a hit reported for a cannon that
+-- already exploded is recognised as stale and ignored.
+local config = require("config")
+local inbox = require("inbox")
+
+local function respawn(state)
+  state.life_count = state.life_count + 1
+  state.life = state.life_count
+  state.x = config.width / 2
+  state.exploding = 0
+  state.cooldown = 0
+end
+
+local handlers = {
+  intent = function(state, _, move, fire)
+    state.move, state.fire = move, fire
+  end,
+  hit = function(state, _, life)
+    if life == state.life and state.life > 0 then
+      state.life = 0
+      state.exploding = config.explode_time
+      ona.send(state.peers.game, "died")
+    end
+  end,
+  mode = function(state, _, mode)
+    state.mode = mode
+    if mode == "playing" and state.life == 0 then
+      respawn(state)
+    end
+  end,
+  reset = function(state)
+    respawn(state)
+  end,
+}
+
+return {
+  init = function(state)
+    state.peers = inbox.peers("game", "bullets", "collisions", "invaders")
+    state.texture = ona.gfx.texture("cannon.png")
+    state.mode = "playing"
+    state.move, state.fire = 0, false
+    state.life_count = 0
+    respawn(state)
+  end,
+
+  process = function(state, events, dt)
+    inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
+    if state.life > 0 and state.mode == "playing" then
+      local x = state.x + state.move * config.player_speed * dt
+      state.x = math.max(config.player_min_x, math.min(config.player_max_x, x))
+      state.cooldown = state.cooldown - dt
+      if state.fire and state.cooldown <= 0 then
+        state.cooldown = config.fire_cooldown
+        ona.send(state.peers.bullets, "fire", state.x, config.player_y)
+      end
+    end
+    ona.send(state.peers.collisions, "player", state.x, state.life)
+    ona.send(state.peers.invaders, "player_x", state.x)
+
+    local cell
+    if state.life > 0 then
+      cell = 0
+    elseif state.exploding > 0 then
+      state.exploding = state.exploding - dt
+      cell = 1 + math.floor(state.exploding * 10) % 2
+    end
+    if cell then
+      ona.gfx.draw(state.texture, state.x, config.player_y, {
+        src = { cell * 16, 0, 16, 8 }, ox = 7.5, layer = config.layer.cannon,
+        tint = config.tint.cannon,
+      })
+    end
+  end,
+}

@@ -1,0 +1,89 @@
+-- ui.lua: the text and the frame around the play: score, high score, wave, lives, banners.
+-- It also points the camera: the 320 x 240 world centred, at the largest zoom that fits the
+-- window (a whole number when it is at least 1, so pixels stay square).
+--
+--   in:  ("score", score, hi) from score; ("mode", mode, wave, lives, banner) from game
+--   out: nothing: it only draws
+local config = require("config")
+local inbox = require("inbox")
+
+local C = config
+
+local handlers = {
+  score = function(state, _, score, hi)
+    state.score, state.hi = score, hi
+  end,
+  mode = function(state, _, mode, wave, lives, banner)
+    state.mode, state.wave, state.lives, state.banner = mode, wave, lives, banner
+  end,
+}
+
+local function text(x, y, s, tint, scale)
+  ona.gfx.text(x, y, s, { tint = tint, layer = C.layer.hud, scale = scale })
+end
+
+-- Text centred on x = the world's middle.
+local function centred(y, s, tint, scale)
+  scale = scale or 1
+  text(C.width / 2 - #s * 4 * scale, y, s, tint, scale)
+end
+
+return {
+  init = function(state, args)
+    state.autoplay = args.autoplay
+    state.pixel = ona.gfx.texture("pixel.png")
+    state.cannon = ona.gfx.texture("cannon.png")
+    state.score, state.hi = 0, 0
+    state.mode, state.wave, state.lives, state.banner = "playing", 1, C.lives, ""
+    state.time = 0
+  end,
+
+  process = function(state, events, dt)
+    inbox.dispatch(state, handlers)
+    dt = math.min(dt, config.max_dt)
+    state.time = state.time + dt
+
+    local w, h = ona.gfx.size()
+    local zoom = math.min(w / C.width, h / C.height)
+    if zoom >= 1 then
+      zoom = math.floor(zoom)
+    end
+    if zoom > 0 then -- not while minimised to nothing
+      ona.gfx.camera(C.width / 2, C.height / 2, zoom)
+    end
+    ona.gfx.clear(0, 0, 0)
+    ona.gfx.draw(state.pixel, 0, 0, { sx = C.width, sy = C.height, layer = C.layer.backdrop,
+      tint = C.tint.backdrop })
+    ona.gfx.draw(state.pixel, 0, C.ground_y, { sx = C.width, sy = 1, layer = C.layer.hud,
+      tint = C.tint.ground })
+
+    local t, v = C.tint.text, C.tint.value
+    text(8, 4, "SCORE", t)
+    text(56, 4, ("%05d"):format(state.score), v)
+    text(124, 4, "HI", t)
+    text(148, 4, ("%05d"):format(state.hi), v)
+    text(248, 4, "WAVE", t)
+    text(288, 4, tostring(state.wave), v)
+
+    text(8, C.lives_y, tostring(state.lives), v)
+    for i = 1, math.min(state.lives - 1, 8) do -- the cannons in reserve
+      ona.gfx.draw(state.cannon, 16 + i * 18, C.lives_y, { src = { 0, 0, 16, 8 }, ox = 7.5,
+        layer = C.layer.hud, tint = C.tint.cannon })
+    end
+    if state.autoplay then
+      text(C.width - 8 - 8 * 8, C.lives_y, "AUTOPLAY", C.tint.banner)
+    end
+
+    if state.banner ~= "" then
+      -- A dark panel under the banner, over whatever marches behind it.
+      local over = state.mode == "over"
+      local height = over and 44 or 32
+      ona.gfx.draw(state.pixel, 56, 120, { sx = C.width - 112, sy = height, layer = C.layer.hud - 1,
+        tint = C.tint.panel })
+      centred(128, state.banner, over and C.tint.over or C.tint.banner, 2)
+      if over and math.floor(state.time * 2) % 2 == 0 then
+        centred(150, "PRESS R OR ENTER", t)
+      end
+    end
+  end,
+}

@@ -1,0 +1,305 @@
+/*
+ * test_invaders.c: the invaders sample (samples/invaders) played headless through the embedding
+ * API: scripted keyboard input pushed with ona_runtime_push_event, a fixed time step, and the
+ * native collector (test_support.c) as the game's `report` system, which gets
+ * ("score", score, frame) from the score system and ("mode", mode, wave, lives, frame) from the
+ * game system. Checks that the game plays without an error, scores, replays exactly from the
+ * same seed and input (on 1 and 2 threads), ends and restarts, plays itself with autoplay=1,
+ * quits on escape, and draws.
+ */
+#include "test_support.h"
+
+#include <stb_image.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const roots[] = {ONA_SOURCE_DIR "/samples/invaders", NULL};
+
+static void setup(void) {
+    capture_logs_begin();
+}
+
+static void teardown(void) {
+    capture_logs_end();
+    collector_free();
+}
+
+static ona_runtime *make_runtime(uint32_t threads, ona_video video, int width, int height) {
+    ona_runtime_desc desc = {.threads = threads,
+                             .script_roots = roots,
+                             .video = video,
+                             .window = {.width = width, .height = height}};
+    ona_runtime *rt = NULL;
+    int rc = ona_runtime_create(&desc, &rt);
+    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    if (video != ONA_VIDEO_NONE)
+        pin_gl_driver();
+    return rt;
+}
+
+/* Creates a runtime, the collector (spawned first, so it is the `report` of main.lua's args) and
+ * the game with the "key=value" args. */
+static ona_runtime *start_game(uint32_t threads, ona_video video, const char *args) {
+    ona_runtime *rt = make_runtime(threads, video, 320, 240);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "main.lua", "main", report, args, 0, 0);
+    return rt;
+}
+
+static void push_key(ona_runtime *rt, ona_event_type type, const char *key) {
+    ona_event e = {.type = type};
+    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", key);
+    ck_assert_int_eq(ona_runtime_push_event(rt, &e), 0);
+}
+
+static void step(ona_runtime *rt) {
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+}
+
+/* The scripted player: holds a direction key for a while, rests, and taps space (down on one
+ * frame, up on the next) every 12 frames. */
+typedef struct held {
+    int from, to; /* frames (1-based) the key goes down and up */
+    const char *key;
+} held;
+
+static const held moves[] = {
+    {20, 80, "right"}, {120, 230, "left"}, {260, 300, "d"}, {330, 380, "a"},
+    {400, 450, "right"}, {470, 560, "left"},
+};
+
+static void script_frame(ona_runtime *rt, int frame) {
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        if (frame == moves[i].from)
+            push_key(rt, ONA_EVENT_KEY_DOWN, moves[i].key);
+        if (frame == moves[i].to)
+            push_key(rt, ONA_EVENT_KEY_UP, moves[i].key);
+    }
+    if (frame % 12 == 5)
+        push_key(rt, ONA_EVENT_KEY_DOWN, "space");
+    if (frame % 12 == 6)
+        push_key(rt, ONA_EVENT_KEY_UP, "space");
+}
+
+static void play_scripted(ona_runtime *rt, int frames) {
+    for (int f = 1; f <= frames; f++) {
+        script_frame(rt, f);
+        step(rt);
+    }
+}
+
+/* No error or warning was logged, and no system failed: every one but main (a one-shot that
+ * spawned the others and stopped) is running, never restarted. */
+static void assert_clean(ona_runtime *rt) {
+    const char *log = captured_logs_text();
+    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
+                      "logged:\n%s", log);
+    }
+    ona_system list[32];
+    uint32_t n = ona_runtime_systems(rt, list, 32);
+    ck_assert_uint_eq(n, 11); /* collector, main and the game's 9 systems */
+    for (uint32_t i = 0; i < n; i++) {
+        ona_system_stats st;
+        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
+        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s",
+                      st.name, st.errors, st.restarts, log);
+        if (strcmp(st.name, "main") != 0)
+            ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
+    }
+}
+
+/* The reports: ("score", score, frame) and ("mode", mode, wave, lives, frame) in order. */
+typedef struct report {
+    int scores;        /* score reports */
+    double last_score; /* the last one */
+    double max_score;
+    int overs;    /* "mode" reports of "over" */
+    int restarts; /* "playing" after an "over" */
+    double last_lives, last_wave;
+} report;
+
+static report read_reports(void) {
+    report r = {0};
+    bool over = false;
+    for (int i = 0; i < coll->count; i++) {
+        const item *it = &coll->items[i];
+        if (it->type != ONA_VALUE_STRING)
+            continue;
+        if (strcmp(it->text, "score") == 0 && i + 2 < coll->count) {
+            r.scores++;
+            r.last_score = coll->items[i + 1].number;
+            if (r.last_score > r.max_score)
+                r.max_score = r.last_score;
+        } else if (strcmp(it->text, "mode") == 0 && i + 4 < coll->count) {
+            const char *mode = coll->items[i + 1].text;
+            r.last_wave = coll->items[i + 2].number;
+            r.last_lives = coll->items[i + 3].number;
+            if (strcmp(mode, "over") == 0) {
+                r.overs++;
+                over = true;
+            } else if (strcmp(mode, "playing") == 0 && over) {
+                r.restarts++;
+                over = false;
+            }
+        }
+    }
+    return r;
+}
+
+START_TEST(test_invaders_scripted_input_plays_and_scores_without_errors) {
+    ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=1");
+    play_scripted(rt, 600);
+    assert_clean(rt);
+    report r = read_reports();
+    ck_assert_msg(r.scores > 0 && r.max_score > 0, "the score never changed\n%s",
+                  captured_logs_text());
+    /* Escape quits. */
+    ck_assert(!ona_runtime_quit_requested(rt));
+    push_key(rt, ONA_EVENT_KEY_DOWN, "escape");
+    step(rt);
+    ck_assert(ona_runtime_quit_requested(rt));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+/* Everything the collector got, as text, for comparing two runs. */
+static char *collected_text(void) {
+    size_t cap = (size_t)coll->count * 48 + 1, len = 0;
+    char *text = calloc(cap, 1);
+    ck_assert_ptr_nonnull(text);
+    for (int i = 0; i < coll->count; i++) {
+        const item *it = &coll->items[i];
+        int n = it->type == ONA_VALUE_STRING ? snprintf(text + len, cap - len, "%.40s ", it->text)
+                                             : snprintf(text + len, cap - len, "%g ", it->number);
+        ck_assert(n > 0 && (size_t)n < cap - len);
+        len += (size_t)n;
+    }
+    return text;
+}
+
+static char *scripted_run(uint32_t threads, report *out) {
+    ona_runtime *rt = start_game(threads, ONA_VIDEO_NONE, "seed=6");
+    play_scripted(rt, 600);
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+    *out = read_reports();
+    char *text = collected_text();
+    collector_free();
+    return text;
+}
+
+START_TEST(test_invaders_same_seed_and_input_replay_the_same_game) {
+    report a, b;
+    char *first = scripted_run(2, &a);
+    char *second = scripted_run(1, &b);
+    ck_assert_msg(a.scores > 0, "nothing scored: %s", first);
+    ck_assert_double_eq(a.last_score, b.last_score);
+    /* Every score change and mode change, with its frame number, is the same. */
+    ck_assert_str_eq(first, second);
+    free(first);
+    free(second);
+}
+END_TEST
+
+START_TEST(test_invaders_autoplay_scores_without_errors) {
+    ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=11 autoplay=1");
+    for (int f = 0; f < 600; f++)
+        step(rt);
+    assert_clean(rt);
+    report r = read_reports();
+    ck_assert_msg(r.last_score > 0, "autoplay scored %g\n%s", r.last_score, captured_logs_text());
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_invaders_game_over_then_restart) {
+    /* One life and a cannon that never moves or fires: a bomb gets it, the game is over; r
+     * starts a new game with the lives, wave and score reset. */
+    ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=5 lives=1");
+    int frame = 0;
+    while (read_reports().overs == 0 && frame < 3600) {
+        step(rt);
+        frame++;
+    }
+    report r = read_reports();
+    ck_assert_msg(r.overs == 1, "no game over after %d frames", frame);
+    ck_assert_double_eq(r.last_lives, 0);
+    for (int f = 0; f < 30; f++)
+        step(rt); /* the game stays over */
+    ck_assert_int_eq(read_reports().restarts, 0);
+    push_key(rt, ONA_EVENT_KEY_DOWN, "r");
+    step(rt);
+    push_key(rt, ONA_EVENT_KEY_UP, "r");
+    for (int f = 0; f < 5; f++)
+        step(rt);
+    r = read_reports();
+    ck_assert_int_eq(r.restarts, 1);
+    ck_assert_double_eq(r.last_lives, 1);
+    ck_assert_double_eq(r.last_wave, 1);
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_invaders_draws_offscreen) {
+    ona_runtime *rt = start_game(2, ONA_VIDEO_OFFSCREEN, "seed=1");
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ona-invaders-%ld.png", (long)getpid());
+    for (int f = 1; f <= 30; f++) {
+        if (f == 30)
+            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
+        step(rt);
+    }
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+    int w, h, n;
+    uint8_t *px = stbi_load(path, &w, &h, &n, 4);
+    ck_assert_msg(px != NULL, "no screenshot at %s", path);
+    unlink(path);
+    ck_assert_int_eq(w, 320);
+    ck_assert_int_eq(h, 240);
+    /* At 320 x 240 the world is drawn at zoom 1: world units are pixels. Count what is lit
+     * (anything brighter than the backdrop) in the formation's band, the cannon's row, and the
+     * HUD line, and look for the squids' pink and the cannon's green. */
+    int formation = 0, cannon = 0, hud = 0, pink = 0, green = 0;
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            const uint8_t *p = px + (y * w + x) * 4;
+            if (p[0] + p[1] + p[2] < 150)
+                continue;
+            if (y >= 30 && y < 110)
+                formation++;
+            if (y >= 204 && y < 212)
+                cannon++;
+            if (y < 14)
+                hud++;
+            if (y >= 30 && y < 42 && p[0] > 200 && p[1] < 160 && p[2] > 200)
+                pink++;
+            if (y >= 204 && y < 212 && p[1] > 200 && p[0] < 120)
+                green++;
+        }
+    }
+    ck_assert_msg(formation > 55 * 30, "formation: %d lit pixels", formation);
+    ck_assert_msg(hud > 100, "hud: %d lit pixels", hud);
+    ck_assert_msg(cannon > 40 && green > 40, "cannon: %d lit, %d green", cannon, green);
+    ck_assert_msg(pink > 11 * 20, "squids: %d pink pixels", pink);
+    stbi_image_free(px);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("invaders");
+    TCase *tc = tcase_create("game");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_invaders_scripted_input_plays_and_scores_without_errors);
+    tcase_add_test(tc, test_invaders_same_seed_and_input_replay_the_same_game);
+    tcase_add_test(tc, test_invaders_autoplay_scores_without_errors);
+    tcase_add_test(tc, test_invaders_game_over_then_restart);
+    tcase_add_test(tc, test_invaders_draws_offscreen);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
