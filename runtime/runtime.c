@@ -83,7 +83,6 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     rt->main_thread = uv_thread_self();
     atomic_init(&rt->spawn_seq, 0);
     atomic_init(&rt->quit, false);
-    atomic_init(&rt->messages, 0);
     int rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0) {
         rt->slots = ona__calloc(desc.max_systems, sizeof *rt->slots);
@@ -379,8 +378,8 @@ int ona__runtime_try_send(ona_runtime *rt, ona__system *from, ona_system to, ona
         return rc;
     if (from)
         from->messages_out++;
-    /* relaxed: a statistic. */
-    atomic_fetch_add_explicit(&rt->messages, 1, memory_order_relaxed);
+    else
+        rt->messages++; /* from C: main thread only */
     ona__scheduler_after_push(rt, target);
     return 0;
 }
@@ -481,6 +480,7 @@ static void frame_boundary(ona_runtime *rt) {
     for (uint32_t i = 0; i < rt->system_count; i++) {
         ona__system *sys = rt->systems[i];
         if (atomic_load_explicit(&sys->kill_requested, memory_order_relaxed)) {
+            rt->messages += sys->messages_out;
             registry_remove(rt, sys);
             ona__system_destroy(sys, true);
             continue;
@@ -664,8 +664,9 @@ int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
         if (sys->status != ONA_SYSTEM_STOPPED)
             out->systems++;
         out->turns += sys->turns;
+        out->messages += sys->messages_out;
     }
-    out->messages = atomic_load_explicit(&rt->messages, memory_order_relaxed);
+    out->messages += rt->messages;
     for (uint32_t i = 0; i < rt->thread_count; i++)
         out->steals += rt->workers[i].steals;
     out->deadlocks = rt->deadlocks;

@@ -394,8 +394,6 @@ int ona__system_deliver(ona__system *sys, ona__system *target) {
     }
     ona__message_commit_moves(NULL, &sys->moves);
     sys->messages_out++;
-    /* relaxed: a statistic. */
-    atomic_fetch_add_explicit(&sys->rt->messages, 1, memory_order_relaxed);
     ona__scheduler_after_push(sys->rt, target);
     return 0;
 }

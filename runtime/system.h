@@ -210,7 +210,10 @@ struct ona_runtime {
 
     /* Statistics. */
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns, turns, deadlocks;
-    atomic_uint_fast64_t messages;
+    /* Messages sent from C outside systems and by systems since killed (main thread); the
+     * live systems' own counts are added when statistics are read, so sending touches no
+     * shared counter. */
+    uint64_t messages;
 };
 
 /* Writes the frame's recorded slices to the trace file (main, after the turns). */
