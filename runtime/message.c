@@ -338,7 +338,10 @@ static int write_simple(ona_message_writer *w, uint8_t tag, const void *payload,
 void ona_message_writer_begin(ona_message_writer *w, ona_message *m) {
     if (!w)
         return;
-    memset(w, 0, sizeof *w);
+    /* Only the scalars: open[], items[] and array_[] are written for a depth before that depth
+     * is read, and zeroing the arrays (400 bytes) was a measurable share of every send. */
+    w->error = 0;
+    w->depth = 0;
     w->msg = m;
     if (!m) {
         w->error = ONA_EINVAL;

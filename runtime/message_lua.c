@@ -340,8 +340,11 @@ int ona__message_encode_lua(ona_message *m, lua_State *L, int first, int last, o
     if (!m || !L || !moves)
         return ONA_EINVAL;
     moves->count = 0;
+    /* Scalars only: tables[] and keys[] are written for a depth before they are read, and
+     * clearing them (1.5 KB) cost more than encoding a small message. */
     encoder e;
-    memset(&e, 0, sizeof e);
+    e.depth = 0;
+    e.root = 0;
     e.L = L;
     e.moves = moves;
     e.err = err;
