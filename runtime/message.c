@@ -210,9 +210,15 @@ int ona_message_validate(const void *bytes, size_t size, uint32_t *count) {
 
 /* --- Messages -------------------------------------------------------------------------------- */
 
+/* Empties the header; the inline bytes need no clearing (size says how many are used). */
+static void reset_header(ona_message *m) {
+    m->heap = NULL;
+    m->size = m->capacity = m->count = m->sender = m->flags = m->reserved_ = 0;
+}
+
 void ona_message_init(ona_message *m) {
     if (m)
-        memset(m, 0, sizeof *m);
+        reset_header(m);
 }
 
 /* Releases the references held by the complete tokens in bytes [from, to): heap strings always,
@@ -242,8 +248,9 @@ void ona_message_release(ona_message *m) {
         return;
     if (m->flags & ONA__MESSAGE_HAS_REFS)
         release_refs(m, 0, m->size);
-    ona__free(m->heap);
-    memset(m, 0, sizeof *m);
+    if (m->heap)
+        ona__free(m->heap);
+    reset_header(m);
 }
 
 uint32_t ona_message_count(const ona_message *m) {
