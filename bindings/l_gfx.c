@@ -240,13 +240,28 @@ static int l_gfx_text(lua_State *L) {
     return 0;
 }
 
-/* ona.gfx.camera(x, y [, zoom]): the world point at the centre of the view. */
+/* ona.gfx.camera(x, y [, zoom [, viewport]]): the world point at the centre of the view, the
+ * zoom, and the part of the window drawn into, {x, y, w, h} in pixels from the top-left
+ * (default: all of it). */
 static int l_gfx_camera(lua_State *L) {
     ona__system *sys = self(L);
     ona__camera cam = {(float)luaL_checknumber(L, 1), (float)luaL_checknumber(L, 2),
-                       (float)luaL_optnumber(L, 3, 1)};
+                       (float)luaL_optnumber(L, 3, 1), 0, 0, 0, 0};
     if (!(cam.zoom > 0))
         luaL_argerror(L, 3, "zoom must be > 0");
+    if (!lua_isnoneornil(L, 4)) {
+        luaL_checktype(L, 4, LUA_TTABLE);
+        float *dst[4] = {&cam.viewport_x, &cam.viewport_y, &cam.viewport_w, &cam.viewport_h};
+        for (int i = 0; i < 4; i++) {
+            lua_rawgeti(L, 4, i + 1);
+            if (!lua_isnumber(L, -1))
+                luaL_argerror(L, 4, "viewport must be {x, y, w, h}");
+            *dst[i] = (float)lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+        if (cam.viewport_w <= 0 || cam.viewport_h <= 0)
+            luaL_argerror(L, 4, "viewport width and height must be > 0");
+    }
     ona__worker *w = worker_for_draw(L, "ona.gfx.camera");
     ona__render_queue_set(&w->queue, sys->spawn_order, &sys->draw_seq, &cam, NULL);
     return 0;

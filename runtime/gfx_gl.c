@@ -685,8 +685,20 @@ void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
     float cx = camera ? camera->x : (float)g->width * 0.5f;
     float cy = camera ? camera->y : (float)g->height * 0.5f;
     float zoom = camera && camera->zoom > 0.0f && isfinite(camera->zoom) ? camera->zoom : 1.0f;
-    float sx = g->width ? 2.0f * zoom / (float)g->width : 0.0f;
-    float sy = g->height ? -2.0f * zoom / (float)g->height : 0.0f;
+    /* The camera's viewport, clamped to the framebuffer; none means all of it. */
+    int vx = 0, vy = 0, vw = g->width, vh = g->height;
+    if (camera && camera->viewport_w > 0 && camera->viewport_h > 0) {
+        vx = (int)camera->viewport_x;
+        vy = (int)camera->viewport_y;
+        vw = (int)camera->viewport_w;
+        vh = (int)camera->viewport_h;
+        vx = vx < 0 ? 0 : (vx > g->width ? g->width : vx);
+        vy = vy < 0 ? 0 : (vy > g->height ? g->height : vy);
+        vw = vx + vw > g->width ? g->width - vx : vw;
+        vh = vy + vh > g->height ? g->height - vy : vh;
+    }
+    float sx = vw > 0 ? 2.0f * zoom / (float)vw : 0.0f;
+    float sy = vh > 0 ? -2.0f * zoom / (float)vh : 0.0f;
     g->view[0] = sx;
     g->view[1] = sy;
     g->view[2] = -cx * sx;
@@ -699,6 +711,12 @@ void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
     else
         glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
+    if (vw != g->width || vh != g->height) {
+        /* GL's viewport origin is the bottom-left corner. */
+        glViewport(vx, g->height - vy - vh, vw, vh);
+        glScissor(vx, g->height - vy - vh, vw, vh);
+        glEnable(GL_SCISSOR_TEST);
+    }
 }
 
 void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {

@@ -29,6 +29,9 @@ _Static_assert(sizeof(ona__sprite) == 48, "the instance layout is 48 bytes");
 typedef struct ona__camera {
     float x, y;
     float zoom;
+    /* The part of the framebuffer drawn into, in pixels from its top-left corner; a width or
+     * height <= 0 means the whole framebuffer. (x, y) above is shown at this rectangle's centre. */
+    float viewport_x, viewport_y, viewport_w, viewport_h;
 } ona__camera;
 
 typedef struct ona__gfx_run {

@@ -100,6 +100,7 @@ static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, siz
 
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) {
     memset(v, 0, sizeof *v);
+    memset(&v->camera, 0, sizeof v->camera);
     v->camera.zoom = 1;
     v->clear[3] = 1;
     v->width = desc && desc->width > 0 ? desc->width : 1280;

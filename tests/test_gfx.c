@@ -346,6 +346,24 @@ START_TEST(test_gfx_main_lua_configures_the_window) {
 }
 END_TEST
 
+START_TEST(test_gfx_camera_viewport_limits_drawing) {
+    ona_runtime *rt = make_runtime(1, NULL);
+    ona_system none = {0};
+    char args[700];
+    snprintf(args, sizeof args, "tex=%s", tex_a);
+    spawn_lua(rt, "viewport.lua", NULL, none, args, 0, 0);
+    uint8_t *got = render(rt, 2);
+    const uint8_t *inside = pixel(got, 32, 32), *outside = pixel(got, 100, 100);
+    ck_assert_msg(inside[0] > 200, "inside the viewport: %d %d %d", inside[0], inside[1], inside[2]);
+    ck_assert_msg(outside[2] > 200 && outside[0] < 20, "outside: %d %d %d", outside[0], outside[1],
+                  outside[2]);
+    const uint8_t *right = pixel(got, 70, 10);
+    ck_assert(right[2] > 200 && right[0] < 20); /* just right of the viewport: clear colour */
+    stbi_image_free(got);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("gfx");
     TCase *tc = tcase_create("offscreen");
@@ -358,6 +376,7 @@ int main(void) {
     tcase_add_test(tc, test_gfx_input_events_reach_every_system);
     tcase_add_test(tc, test_gfx_f3_toggles_the_stats_overlay);
     tcase_add_test(tc, test_gfx_main_lua_configures_the_window);
+    tcase_add_test(tc, test_gfx_camera_viewport_limits_drawing);
     tcase_add_test(tc, test_gfx_shader_dir_search_order);
     suite_add_tcase(s, tc);
     return run_suite(s);

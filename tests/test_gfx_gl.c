@@ -273,13 +273,13 @@ START_TEST(test_gfx_gl_camera_centres_and_zooms) {
     uint32_t white = solid_texture(4, 4, WHITE);
     ona__gfx_run run = run_of(white, 4, 4, 0, 1);
     ona__sprite s = sprite_at(0, 0, 1, 0xFFFFFFFFu);
-    ona__camera cam = {0, 0, 1};
+    ona__camera cam = {.x = 0, .y = 0, .zoom = 1};
     draw_frame(clear_black, &cam, &s, 1, &run, 1);
     expect_only("world origin at the centre", BLACK, 32, 32, 36, 36, WHITE);
     cam.zoom = 2;
     draw_frame(clear_black, &cam, &s, 1, &run, 1);
     expect_only("zoom 2", BLACK, 32, 32, 40, 40, WHITE);
-    cam = (ona__camera){10, 10, 2};
+    cam = (ona__camera){.x = 10, .y = 10, .zoom = 2};
     s = sprite_at(6, 8, 1, 0xFFFFFFFFu);
     draw_frame(clear_black, &cam, &s, 1, &run, 1);
     expect_only("moved camera, zoom 2", BLACK, 24, 28, 32, 36, WHITE);

@@ -93,7 +93,7 @@ START_TEST(test_render_queue_settings_last_in_order_wins) {
     ona__render_queue_init(&qa);
     ona__render_queue_init(&qb);
     uint32_t seq0 = 0, seq1 = 0;
-    ona__camera cam0 = {1, 1, 1}, cam1 = {2, 2, 2};
+    ona__camera cam0 = {.x = 1, .y = 1, .zoom = 1}, cam1 = {.x = 2, .y = 2, .zoom = 2};
     float red[4] = {1, 0, 0, 1};
     /* System 1 (later in spawn order) sets the camera; system 0 sets camera and clear. */
     ona__render_queue_set(&qa, 1, &seq1, &cam1, NULL);
