@@ -1,6 +1,10 @@
 -- bunnies.lua: the bunnies' physics, shared by the bunnymark's systems (required per state).
 local ffi = require("ffi")
-ffi.cdef([[ typedef struct bunny { float x, y, vx, vy; } bunny; ]])
+-- ffi.cdef is not idempotent: guard it, so that a hot reload (which requires this module again
+-- in the same Lua state) does not fail with "attempt to redefine 'bunny'".
+if not pcall(ffi.typeof, "bunny") then
+  ffi.cdef([[ typedef struct bunny { float x, y, vx, vy; } bunny; ]])
+end
 
 local M = { gravity = 0.5, width = 1280, height = 720 }
 
