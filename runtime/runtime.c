@@ -666,6 +666,10 @@ int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
         out->turns += sys->turns;
         out->messages += sys->messages_out;
     }
+    /* Spawned during the last frame and not merged yet: alive, and about to run. */
+    uv_mutex_lock(&rt->registry_lock);
+    out->systems += rt->pending_count;
+    uv_mutex_unlock(&rt->registry_lock);
     out->messages += rt->messages;
     for (uint32_t i = 0; i < rt->thread_count; i++)
         out->steals += rt->workers[i].steals;

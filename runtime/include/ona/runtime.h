@@ -120,7 +120,7 @@ typedef struct ona_runtime_stats {
     uint64_t max_frame_ns;
     uint64_t total_frame_ns;
     uint32_t threads;
-    uint32_t systems; /* live (running or restarting) */
+    uint32_t systems; /* live (running or restarting, or spawned and starting next frame) */
     uint64_t messages;  /* delivered into mailboxes since creation */
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
