@@ -291,7 +291,7 @@ typedef struct uv_job {
 static void uv_job_work(uv_work_t *req) {
     uv_job *j = (uv_job *)req;
     if (!tls_job) {
-        tls_job = aligned_alloc(64, sizeof(job_state));
+        tls_job = aligned_alloc(64, (sizeof(job_state) + 63) / 64 * 64);
         int i = atomic_fetch_add(&uv_state_count, 1);
         job_state_init(tls_job, 2463534242u + 7919u * (uint32_t)i);
         if (i < 16)
