@@ -66,8 +66,8 @@ typedef struct held {
 } held;
 
 static const held moves[] = {
-    {20, 80, "right"}, {120, 230, "left"}, {260, 300, "d"}, {330, 380, "a"},
-    {400, 450, "right"}, {470, 560, "left"},
+    {20, 80, "right"}, {120, 230, "left"},  {260, 300, "d"},
+    {330, 380, "a"},   {400, 450, "right"}, {470, 560, "left"},
 };
 
 static void script_frame(ona_runtime *rt, int frame) {
@@ -104,8 +104,8 @@ static void assert_clean(ona_runtime *rt) {
     for (uint32_t i = 0; i < n; i++) {
         ona_system_stats st;
         ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
-        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s",
-                      st.name, st.errors, st.restarts, log);
+        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
+                      st.errors, st.restarts, log);
         if (strcmp(st.name, "main") != 0)
             ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
     }

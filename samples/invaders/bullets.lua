@@ -105,7 +105,7 @@ return {
       end
     end
     state.list = kept
-    ona.send(state.peers.collisions, "bullets", snapshot)
+    inbox.send(state.peers.collisions, "bullets", snapshot)
 
     local frame = math.floor(state.time * 12) % 2
     for _, b in ipairs(state.list) do

@@ -226,22 +226,22 @@ return {
     test(state, out)
     local peers = state.peers
     if #out.remove > 0 then
-      ona.send(peers.bullets, "remove", out.remove)
+      inbox.send(peers.bullets, "remove", out.remove)
     end
     if #out.erase > 0 then
-      ona.send(peers.shields, "erase", out.erase)
+      inbox.send(peers.shields, "erase", out.erase)
     end
     for _, k in ipairs(out.kills) do
-      ona.send(peers.invaders, "killed", state.formation.gen, k[1], k[2])
-      ona.send(peers.score, "invader", C.kind_of_row[k[1]])
+      inbox.send(peers.invaders, "killed", state.formation.gen, k[1], k[2])
+      inbox.send(peers.score, "invader", C.kind_of_row[k[1]])
     end
     if out.hit then
-      ona.send(peers.player, "hit", out.hit)
+      inbox.send(peers.player, "hit", out.hit)
     end
     if #state.watchers > 0 then
       local world = summary(state)
       for _, w in ipairs(state.watchers) do
-        ona.send(w, "world", world)
+        inbox.send(w, "world", world)
       end
     end
   end,

@@ -35,7 +35,7 @@ local function announce(state)
     banner = state.next_wave and ("WAVE " .. (state.wave + 1)) or "GET READY"
   end
   for _, to in ipairs({ p.input, p.player, p.invaders, p.bullets, p.ui }) do
-    ona.send(to, "mode", state.mode, state.wave, state.lives, banner)
+    inbox.send(to, "mode", state.mode, state.wave, state.lives, banner)
   end
   if state.report then
     ona.send(state.report, "mode", state.mode, state.wave, state.lives, ona.frame())
@@ -44,8 +44,8 @@ end
 
 local function new_wave(state, wave)
   state.wave = wave
-  ona.send(state.peers.invaders, "start", wave)
-  ona.send(state.peers.shields, "reset")
+  inbox.send(state.peers.invaders, "start", wave)
+  inbox.send(state.peers.shields, "reset")
 end
 
 return {
@@ -70,8 +70,8 @@ return {
         state.lives = state.start_lives
         state.next_wave = false
         new_wave(state, 1)
-        ona.send(state.peers.player, "reset")
-        ona.send(state.peers.score, "reset")
+        inbox.send(state.peers.player, "reset")
+        inbox.send(state.peers.score, "reset")
         state.mode = "playing"
         changed = true
       end

@@ -1,15 +1,21 @@
--- inbox.lua: a turn's messages, read in an order that does not depend on threads.
+-- inbox.lua: the game's message protocol, which makes a seeded game with scripted input replay
+-- exactly, whatever the threads do.
 --
--- Every system of the game reads its mailbox once a turn, first thing, with inbox.dispatch. That
--- loop ends only when the frame is quiet (ona.receive returns nil once no system can send
--- anything more this frame), so everything a system sends after its own read lands in the next
--- frame, for every system alike: each frame reads what the last one sent, whichever thread ran
--- whom first. Messages from different senders can arrive in any order, so the batch is sorted by
--- sender handle (handles follow the spawn order, the same in every run), keeping each sender's
--- own order. That is what makes a seeded game with scripted input replay exactly.
+-- Every message a game system sends goes through inbox.send, which adds the frame it was sent
+-- in. Every system reads its mailbox once a turn, first thing, with inbox.dispatch, and handles
+-- exactly the messages sent in earlier frames: one sent this frame is kept for the next turn.
+-- So each frame reads what the frames before it sent, never what this frame is sending, however
+-- the turns interleave. (Reading until ona.receive returns nil is not enough on its own: with
+-- several threads the runtime hands out the quiescence nils one system at a time, and a system
+-- already released can send to one still waiting, which then reads that message a frame early.)
+-- Messages from different senders arrive in any order, so the batch is sorted by sender handle
+-- (handles follow the spawn order, the same in every run), keeping each sender's own order.
 local M = {}
 
-local select, unpack, sort = select, unpack, table.sort
+local select, unpack, sort, type = select, unpack, table.sort, type
+
+local held = {} -- received, but sent in the frame that was running: for the next turn
+local count = 0 -- messages received so far: each one's place in arrival order
 
 local function pack(...)
   return { n = select("#", ...), ... }
@@ -23,31 +29,53 @@ local function before(a, b)
   return a.seq < b.seq
 end
 
--- The turn's messages, sorted: a list of {from, what, ...; n = count}.
+-- ona.send(to, ...) with this frame's number in front.
+function M.send(to, ...)
+  return ona.send(to, ona.frame(), ...)
+end
+
+-- The turn's messages, sorted: a list of {from, frame, what, ...; n = count}. A message without
+-- a frame number (sent with plain ona.send, or from C) is handled at once.
 function M.drain()
-  local list, n = {}, 0
+  local now = ona.frame()
+  local ready, keep = {}, {}
+  for _, m in ipairs(held) do
+    if m[2] < now then
+      ready[#ready + 1] = m
+    else
+      keep[#keep + 1] = m
+    end
+  end
   while true do
     local m = pack(ona.receive())
     if m[1] == nil then
       break
     end
-    n = n + 1
-    m.seq = n
-    list[n] = m
+    count = count + 1
+    m.seq = count
+    if type(m[2]) == "number" and m[2] >= now then
+      keep[#keep + 1] = m
+    else
+      ready[#ready + 1] = m
+    end
   end
-  sort(list, before)
-  return list
+  held = keep
+  sort(ready, before)
+  return ready
 end
 
--- Drains the mailbox and calls handlers[what](state, from, ...) for each message `what, ...`.
--- A message nobody handles is logged, not raised: a newer peer must not crash an older one.
+-- Drains the mailbox and calls handlers[what](state, from, ...) for each message
+-- (frame, what, ...). A message nobody handles is logged, not raised: a newer peer must not
+-- crash an older one.
 function M.dispatch(state, handlers)
   for _, m in ipairs(M.drain()) do
-    local f = handlers[m[2]]
+    local first = type(m[2]) == "number" and 3 or 2
+    local what = m[first]
+    local f = handlers[what]
     if f then
-      f(state, m[1], unpack(m, 3, m.n))
+      f(state, m[1], unpack(m, first + 1, m.n))
     else
-      ona.log("warn", ("%s: unexpected message %s from %s"):format(ona.name(), tostring(m[2]),
+      ona.log("warn", ("unexpected message %s from %s"):format(tostring(what),
         m[1] and ona.name(m[1]) or "C"))
     end
   end

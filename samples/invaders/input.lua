@@ -63,7 +63,7 @@ return {
     state.mode = "playing"
     state.over_time = 0
     if state.autoplay then
-      ona.send(state.peers.collisions, "watch")
+      inbox.send(state.peers.collisions, "watch")
     end
   end,
 
@@ -104,9 +104,9 @@ return {
       fire = pressed_fire or key("space")
     end
 
-    ona.send(state.peers.player, "intent", move, fire)
+    inbox.send(state.peers.player, "intent", move, fire)
     if restart then
-      ona.send(state.peers.game, "restart")
+      inbox.send(state.peers.game, "restart")
     end
   end,
 }

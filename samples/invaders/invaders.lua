@@ -110,7 +110,7 @@ local function drop_bomb(state)
     end
   end
   local x, y = centre(state, lowest(state, c), c)
-  ona.send(state.peers.bullets, "bomb", x, y + C.invader_h / 2, state.rng:int(1, 2))
+  inbox.send(state.peers.bullets, "bomb", x, y + C.invader_h / 2, state.rng:int(1, 2))
 end
 
 local handlers = {
@@ -205,10 +205,10 @@ return {
       local _, _, bottom = extent(state)
       if state.count == 0 then
         state.told = true
-        ona.send(state.peers.game, "cleared")
+        inbox.send(state.peers.game, "cleared")
       elseif bottom >= C.player_y then
         state.told = true
-        ona.send(state.peers.game, "landed")
+        inbox.send(state.peers.game, "landed")
       end
     end
 
@@ -226,7 +226,7 @@ return {
     if state.mode == "playing" and state.count > 0 then
       vx = state.dir * C.march_x / math.max(march_interval(state), dt)
     end
-    ona.send(state.peers.collisions, "formation",
+    inbox.send(state.peers.collisions, "formation",
       { gen = state.gen, x = state.x, y = state.y, vx = vx, alive = rows })
     draw(state, dt)
   end,

@@ -28,7 +28,7 @@ local handlers = {
     if life == state.life and state.life > 0 then
       state.life = 0
       state.exploding = config.explode_time
-      ona.send(state.peers.game, "died")
+      inbox.send(state.peers.game, "died")
     end
   end,
   mode = function(state, _, mode)
@@ -61,11 +61,11 @@ return {
       state.cooldown = state.cooldown - dt
       if state.fire and state.cooldown <= 0 then
         state.cooldown = config.fire_cooldown
-        ona.send(state.peers.bullets, "fire", state.x, config.player_y)
+        inbox.send(state.peers.bullets, "fire", state.x, config.player_y)
       end
     end
-    ona.send(state.peers.collisions, "player", state.x, state.life)
-    ona.send(state.peers.invaders, "player_x", state.x)
+    inbox.send(state.peers.collisions, "player", state.x, state.life)
+    inbox.send(state.peers.invaders, "player_x", state.x)
 
     local cell
     if state.life > 0 then

@@ -28,7 +28,7 @@ return {
     inbox.dispatch(state, handlers)
     if state.score ~= before or state.hi ~= before_hi then
       state.shown, state.shown_hi = state.score, state.hi
-      ona.send(state.peers.ui, "score", state.score, state.hi)
+      inbox.send(state.peers.ui, "score", state.score, state.hi)
       if state.report and before ~= nil and state.score ~= before then
         ona.send(state.report, "score", state.score, ona.frame())
       end

@@ -97,7 +97,7 @@ return {
     for i, m in ipairs(state.masks) do
       masks[i] = m
     end
-    ona.send(state.peers.collisions, "shields", masks)
+    inbox.send(state.peers.collisions, "shields", masks)
     ona.gfx.draw_sprites(state.texture, state.sprites, state.count, C.layer.shields)
   end,
 }
