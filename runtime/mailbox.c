@@ -27,12 +27,16 @@ typedef struct cell {
     ona_message msg;
 } cell;
 
+/* Producers' and the consumer's positions are a full cache line apart, so they never share one
+ * (padding rather than _Alignas: the allocator hook promises malloc's alignment, not 64). */
 struct ona__mailbox {
-    _Alignas(ONA_CACHE_LINE) atomic_size_t tail; /* next position a producer claims */
-    atomic_uint_fast64_t full;                   /* refused pushes */
+    atomic_size_t tail;        /* next position a producer claims */
+    atomic_uint_fast64_t full; /* refused pushes */
     atomic_uint high_water;
-    _Alignas(ONA_CACHE_LINE) atomic_size_t head; /* next position the consumer takes */
-    _Alignas(ONA_CACHE_LINE) size_t mask;
+    char pad_producers_[ONA_CACHE_LINE];
+    atomic_size_t head; /* next position the consumer takes */
+    char pad_consumer_[ONA_CACHE_LINE];
+    size_t mask;
     uint32_t capacity;
     cell *cells;
 };

@@ -123,9 +123,13 @@ struct ona__system {
 
 /* A thread that runs turns (index 0 is the main thread). */
 typedef struct ona__deque {
-    _Alignas(ONA_CACHE_LINE) atomic_llong top;
-    _Alignas(ONA_CACHE_LINE) atomic_llong bottom;
-    _Alignas(ONA_CACHE_LINE) _Atomic(ona__system *) *slots;
+    /* Thieves' end and the owner's end a cache line apart (padding, not _Alignas: workers are
+     * allocated with malloc's alignment). */
+    atomic_llong top;
+    char pad_top_[ONA_CACHE_LINE];
+    atomic_llong bottom;
+    char pad_bottom_[ONA_CACHE_LINE];
+    _Atomic(ona__system *) *slots;
     long long mask;
 } ona__deque;
 
