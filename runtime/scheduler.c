@@ -381,8 +381,12 @@ void ona__scheduler_stop(ona_runtime *rt) {
 
 /* --- Quiescence ------------------------------------------------------------------------------ */
 
-/* Hands nil to every system parked in receive. Returns how many were queued. */
+/* Hands nil to every system parked in receive. Returns how many were queued. All of them are
+ * taken out of the parked state before any is published: were one published early, a worker
+ * could run it while main is still in this loop, and its sends would wake a later receiver with
+ * a message instead of its nil, so what a receiver sees would depend on timing. */
 static uint32_t release_receivers(ona_runtime *rt) {
+    unsigned long long base = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
     uint32_t n = 0;
     for (uint32_t i = 0; i < rt->system_count; i++) {
         ona__system *sys = rt->systems[i];
@@ -391,10 +395,18 @@ static uint32_t release_receivers(ona_runtime *rt) {
         if (atomic_compare_exchange_strong_explicit(&sys->run, &expected, RUN_QUEUED,
                                                     memory_order_acq_rel, memory_order_relaxed)) {
             sys->resume = RESUME_NIL;
-            atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
-            frame_list_append(rt, sys);
+            ONA_ASSERT(base + n - atomic_load_explicit(&rt->frame_list_cursor,
+                                                       memory_order_relaxed) <
+                       rt->frame_list_cap);
+            rt->frame_list[(base + n) % rt->frame_list_cap] = sys;
             n++;
         }
+    }
+    if (n) {
+        /* relaxed: active == 0 here and only main changes it now; published below. */
+        atomic_fetch_add_explicit(&rt->active, (int)n, memory_order_relaxed);
+        /* release: threads that see the new count see the entries and their queued state. */
+        atomic_store_explicit(&rt->frame_list_count, base + n, memory_order_release);
     }
     return n;
 }
