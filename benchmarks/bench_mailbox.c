@@ -12,7 +12,7 @@
  *                    A figure is total messages / wall time of all the frames (encode, push,
  *                    parking, pop, decode into Lua), median of REPEATS runs, each in a fresh
  *                    runtime (spawning is not timed; JIT warm-up is).
- *   C, raw           runtime/mailbox.h: ona__mailbox_push of a pre-encoded one-number message
+ *   C, raw           runtime/core/mailbox.h: ona__mailbox_push of a pre-encoded one-number message
  *                    (a struct copy of it each time) and ona__mailbox_pop, between pthreads:
  *                    1 -> 1 and 4 -> 1, capacity 64 and 1024. A producer that finds the mailbox
  *                    full, or the consumer finding it empty, spins briefly and then calls
@@ -257,7 +257,7 @@ int main(void) {
 
     bench_report *r = bench_report_open(
         "mailbox", "Mailbox throughput",
-        "the raw C mailbox (runtime/mailbox.h) between pthreads, same run, same compiler");
+        "the raw C mailbox (runtime/core/mailbox.h) between pthreads, same run, same compiler");
     bench_report_printf(r, "Messages per second (M/s = millions). The machine has 2 cores; "
                            "runtime threads = 1 and 2.\n\n");
     bench_report_printf(r, "## Lua systems, end to end\n\n");

@@ -371,7 +371,7 @@ static void bare_close(bare_gl *b) {
     memset(b, 0, sizeof *b);
 }
 
-/* The same window and context as runtime/window.c makes: offscreen, 4.6 core (else 4.5),
+/* The same window and context as runtime/gfx/window.c makes: offscreen, 4.6 core (else 4.5),
  * swap interval 0. */
 static int bare_open(bare_gl *b) {
     memset(b, 0, sizeof *b);

@@ -248,7 +248,7 @@ START_TEST(test_gfx_input_events_reach_every_system) {
 }
 END_TEST
 
-/* Where the shaders come from (runtime/video.c): the desc's folder, else $ONA_SHADER_DIR, else a
+/* Where the shaders come from (runtime/gfx/video.c): the desc's folder, else $ONA_SHADER_DIR, else a
  * search (next to the binary, the install prefix, the source tree) logged at debug level. */
 START_TEST(test_gfx_shader_dir_search_order) {
     char dir[600], empty[600], vert[700], frag[700], line[800];
