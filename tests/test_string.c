@@ -1,9 +1,14 @@
 /*
  * test_string.c: the shared-nothing string: inline/heap boundary, embedded NULs, copies across
- * threads (run it under the tsan preset), hash/compare agreement, formatting, the builder, and
+ * threads (run it under the tsan preset), hash/compare agreement, the hash pinned to published
+ * FNV-1a 64 test vectors (in C and through :hash() in Lua), formatting, the builder, and
  * allocation failure through the fault-injecting allocator.
  */
 #include "test_support.h"
+
+#include "l_types.h"
+
+#include <lauxlib.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -121,6 +126,60 @@ START_TEST(test_string_hash_and_compare_agree) {
     ona_string_release(&built);
     for (size_t i = 0; i < n; i++)
         ona_string_release(&s[i]);
+}
+END_TEST
+
+/* Published FNV-1a 64 test vectors (Fowler, Noll and Vo's reference test suite), so a changed
+ * hash function, or one that returns a constant, fails here. */
+static const struct {
+    const char *text;
+    uint64_t hash;
+} fnv1a64_vectors[] = {
+    {"", UINT64_C(0xcbf29ce484222325)},
+    {"a", UINT64_C(0xaf63dc4c8601ec8c)},
+    {"foobar", UINT64_C(0x85944171f73967e8)},
+};
+
+START_TEST(test_string_hash_is_fnv1a_64) {
+    for (size_t i = 0; i < sizeof fnv1a64_vectors / sizeof fnv1a64_vectors[0]; i++) {
+        ona_string s;
+        ck_assert_int_eq(ona_string_from_cstr(&s, fnv1a64_vectors[i].text), 0);
+        ck_assert_msg(ona_string_hash(&s) == fnv1a64_vectors[i].hash,
+                      "hash(\"%s\") = 0x%016llx, want 0x%016llx", fnv1a64_vectors[i].text,
+                      (unsigned long long)ona_string_hash(&s),
+                      (unsigned long long)fnv1a64_vectors[i].hash);
+        ona_string_release(&s);
+    }
+    /* A heap string (over 23 bytes) hashes its bytes the same way: FNV-1a 64 written out. */
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (const char *p = LONG62; *p; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+    ona_string l;
+    ck_assert_int_eq(ona_string_from_cstr(&l, LONG62), 0);
+    ck_assert(!ona_string_is_inline(&l));
+    ck_assert(ona_string_hash(&l) == h);
+    ona_string_release(&l);
+}
+END_TEST
+
+START_TEST(test_string_lua_hash_is_low_52_bits) {
+    /* :hash() in Lua is the same FNV-1a 64 hash reduced to 52 bits, exact in a double. */
+    lua_State *L = luaL_newstate();
+    ck_assert_ptr_nonnull(L);
+    ona__lua_register_types(L);
+    for (size_t i = 0; i < sizeof fnv1a64_vectors / sizeof fnv1a64_vectors[0]; i++) {
+        ona_string s;
+        ck_assert_int_eq(ona_string_from_cstr(&s, fnv1a64_vectors[i].text), 0);
+        ona__lua_push_string(L, &s);
+        lua_getfield(L, -1, "hash");
+        lua_pushvalue(L, -2);
+        ck_assert_int_eq(lua_pcall(L, 1, 1, 0), 0);
+        ck_assert_int_eq(lua_type(L, -1), LUA_TNUMBER);
+        uint64_t want = fnv1a64_vectors[i].hash & ((UINT64_C(1) << 52) - 1);
+        ck_assert(lua_tonumber(L, -1) == (lua_Number)want);
+        lua_pop(L, 2);
+    }
+    lua_close(L);
 }
 END_TEST
 
@@ -283,6 +342,8 @@ int main(void) {
     tcase_add_test(tc, test_string_embedded_nuls_are_kept);
     tcase_add_test(tc, test_string_copy_shares_heap_block);
     tcase_add_test(tc, test_string_hash_and_compare_agree);
+    tcase_add_test(tc, test_string_hash_is_fnv1a_64);
+    tcase_add_test(tc, test_string_lua_hash_is_low_52_bits);
     tcase_add_test(tc, test_string_format_edge_cases);
     tcase_add_test(tc, test_string_builder_and_concat);
     tcase_add_test(tc, test_string_invalid_arguments);
