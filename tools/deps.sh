@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libluajit-5.1-dev libuv1-dev libsdl2-dev libglew-dev libegl-dev libstb-dev check
+  libluajit-5.1-dev libuv1-dev libsdl2-dev libglew-dev libegl-dev libstb-dev check libjansson-dev
   libgl1-mesa-dri libegl1 libegl-mesa0
 )
 
