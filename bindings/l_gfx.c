@@ -15,22 +15,28 @@
 #include "l_gfx.h"
 #include "l_types.h"
 
-#include "system.h"
+#include "lua_host.h"
 
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
 
 static ona__system *self(lua_State *L) {
-    return ona__system_from_lua(L);
+    return ona__lua_of(L)->sys;
 }
 
-static ona__worker *worker_for_draw(lua_State *L, const char *fn) {
-    ona__worker *w = ona__current_worker();
-    if (!w)
+static ona_runtime *runtime(ona__system *sys) {
+    return ona__runtime_of(sys->core);
+}
+
+/* The render queue of the thread running this turn. */
+static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const char *fn) {
+    ona__render_queue *q =
+        ona__video_queue(&runtime(sys)->video, ona__scheduler_thread_index());
+    if (!q)
         luaL_error(L, "%s can only draw during a turn (init or process), not in the main chunk",
                    fn);
-    return w;
+    return q;
 }
 
 static ona_texture check_texture(lua_State *L, int idx) {
@@ -95,14 +101,14 @@ static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = luaL_checkstring(L, 1);
     char path[1024];
-    if (ona__runtime_resolve_path(sys->rt, name, path, sizeof path) != 0)
+    if (ona__runtime_find(runtime(sys), name, path, sizeof path) != 0)
         snprintf(path, sizeof path, "%s", name);
     ona_texture tex;
-    int rc = ona__textures_load(&sys->rt->video.textures, path, sys->name, &tex);
+    int rc = ona__textures_load(&runtime(sys)->video.textures, path, sys->name, &tex);
     if (rc == 0)
-        ona__hot_reload_watch(&sys->rt->hot, path);
+        ona__hot_reload_watch(&runtime(sys)->hot, path);
     int w = 0, h = 0;
-    ona__textures_size(&sys->rt->video.textures, tex, &w, &h);
+    ona__textures_size(&runtime(sys)->video.textures, tex, &w, &h);
     lua_pushnumber(L, tex.id);
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -116,7 +122,7 @@ static int l_gfx_texture(lua_State *L) {
 /* ona.gfx.texture_size(handle) -> width, height | nil */
 static int l_gfx_texture_size(lua_State *L) {
     int w, h;
-    if (!ona__textures_size(&self(L)->rt->video.textures, check_texture(L, 1), &w, &h))
+    if (!ona__textures_size(&runtime(self(L))->video.textures, check_texture(L, 1), &w, &h))
         return 0;
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -162,8 +168,8 @@ static int l_gfx_draw(lua_State *L) {
             s.tint = check_tint(L, lua_gettop(L));
         lua_pop(L, 1);
     }
-    ona__worker *w = worker_for_draw(L, "ona.gfx.draw");
-    if (ona__render_queue_push(&w->queue, tex.id, layer, sys->spawn_order, &sys->draw_seq, &s, 1))
+    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.draw");
+    if (ona__render_queue_push(q, tex.id, layer, sys->spawn_order, &sys->draw_seq, &s, 1))
         return luaL_error(L, "ona.gfx.draw: out of memory");
     return 0;
 }
@@ -189,8 +195,8 @@ static int l_gfx_draw_sprites(lua_State *L) {
     lua_Number layer = luaL_optnumber(L, 4, 0);
     if (layer != floor(layer) || fabs(layer) > 1000000)
         luaL_argerror(L, 4, "layer must be an integer");
-    ona__worker *w = worker_for_draw(L, "ona.gfx.draw_sprites");
-    if (ona__render_queue_push(&w->queue, tex.id, (int)layer, sys->spawn_order, &sys->draw_seq,
+    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.draw_sprites");
+    if (ona__render_queue_push(q, tex.id, (int)layer, sys->spawn_order, &sys->draw_seq,
                                ona_buffer_data(b->buffer), (uint32_t)n))
         return luaL_error(L, "ona.gfx.draw_sprites: out of memory");
     return 0;
@@ -215,9 +221,9 @@ static int l_gfx_text(lua_State *L) {
             tint = check_tint(L, lua_gettop(L));
         lua_pop(L, 1);
     }
-    ona__worker *w = worker_for_draw(L, "ona.gfx.text");
+    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.text");
     ona_sprite glyphs[256];
-    uint32_t font = sys->rt->video.textures.font.id;
+    uint32_t font = runtime(sys)->video.textures.font.id;
     /* In chunks, so long text needs no allocation; the submission order stays contiguous. */
     size_t done = 0;
     float cx = x, cy = y;
@@ -232,7 +238,7 @@ static int l_gfx_text(lua_State *L) {
                 cx += ONA__FONT_GLYPH * scale;
             }
         }
-        if (ona__render_queue_push(&w->queue, font, layer, sys->spawn_order, &sys->draw_seq,
+        if (ona__render_queue_push(q, font, layer, sys->spawn_order, &sys->draw_seq,
                                    glyphs, n))
             return luaL_error(L, "ona.gfx.text: out of memory");
         done += chunk;
@@ -262,8 +268,8 @@ static int l_gfx_camera(lua_State *L) {
         if (cam.viewport_w <= 0 || cam.viewport_h <= 0)
             luaL_argerror(L, 4, "viewport width and height must be > 0");
     }
-    ona__worker *w = worker_for_draw(L, "ona.gfx.camera");
-    ona__render_queue_set(&w->queue, sys->spawn_order, &sys->draw_seq, &cam, NULL);
+    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.camera");
+    ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, &cam, NULL);
     return 0;
 }
 
@@ -272,15 +278,15 @@ static int l_gfx_clear(lua_State *L) {
     ona__system *sys = self(L);
     float c[4] = {clamp01(luaL_checknumber(L, 1)), clamp01(luaL_checknumber(L, 2)),
                   clamp01(luaL_checknumber(L, 3)), clamp01(luaL_optnumber(L, 4, 1))};
-    ona__worker *w = worker_for_draw(L, "ona.gfx.clear");
-    ona__render_queue_set(&w->queue, sys->spawn_order, &sys->draw_seq, NULL, c);
+    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.clear");
+    ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, NULL, c);
     return 0;
 }
 
 /* ona.gfx.screenshot(path) -> true | nil, reason: written after this frame is drawn. */
 static int l_gfx_screenshot(lua_State *L) {
     ona__system *sys = self(L);
-    int rc = ona__video_request_screenshot(&sys->rt->video, luaL_checkstring(L, 1));
+    int rc = ona__video_request_screenshot(&runtime(sys)->video, luaL_checkstring(L, 1));
     if (rc == ONA_EINVAL)
         luaL_argerror(L, 1, "a path of at most 1023 bytes");
     if (rc) {
@@ -320,15 +326,15 @@ static int l_gfx_window(lua_State *L) {
     if (!lua_isnil(L, -1))
         d.vsync = lua_toboolean(L, -1) ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
     lua_pop(L, 3);
-    ona__video_request_window(&sys->rt->video, &d);
+    ona__video_request_window(&runtime(sys)->video, &d);
     return 0;
 }
 
 /* ona.gfx.size() -> width, height of the drawable area in pixels */
 static int l_gfx_size(lua_State *L) {
     ona__system *sys = self(L);
-    lua_pushnumber(L, sys->rt->video.width);
-    lua_pushnumber(L, sys->rt->video.height);
+    lua_pushnumber(L, runtime(sys)->video.width);
+    lua_pushnumber(L, runtime(sys)->video.height);
     return 2;
 }
 
@@ -343,13 +349,13 @@ static int l_input_key_down(lua_State *L) {
     if (e.as.key.scancode <= 0)
         return luaL_argerror(L, 1, "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
     lua_pushboolean(L, e.as.key.scancode < ONA__MAX_SCANCODES &&
-                           sys->rt->video.keys[e.as.key.scancode]);
+                           runtime(sys)->video.keys[e.as.key.scancode]);
     return 1;
 }
 
 /* ona.input.mouse() -> x, y, buttons (a bit per button: 1 left, 2 middle, 4 right) */
 static int l_input_mouse(lua_State *L) {
-    ona__video *v = &self(L)->rt->video;
+    ona__video *v = &runtime(self(L))->video;
     lua_pushnumber(L, v->mouse_x);
     lua_pushnumber(L, v->mouse_y);
     lua_pushnumber(L, v->mouse_buttons);

@@ -17,26 +17,28 @@
 #include "l_ona.h"
 
 #include "l_gfx.h"
-#include "system.h"
+#include "l_message.h"
+#include "lua_host.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static ona__system *self(lua_State *L) {
-    return ona__system_from_lua(L);
+static ona__lua *self(lua_State *L) {
+    return ona__lua_of(L);
 }
 
 /* True when L is the running turn's coroutine, the only place a system can wait. */
-static bool can_wait(ona__system *sys, lua_State *L) {
-    return sys->co == L && atomic_load_explicit(&sys->run, memory_order_relaxed) == RUN_RUNNING;
+static bool can_wait(ona__lua *lua, lua_State *L) {
+    return lua->co == L && ona__actor_in_turn(lua->sys);
 }
 
-static ona_system check_handle(lua_State *L, int idx) {
+/* Handles are integers below 2^53, so a Lua number holds them exactly. */
+static uint64_t check_handle(lua_State *L, int idx) {
     lua_Number n = luaL_checknumber(L, idx);
-    if (n < 1 || n > 4294967295.0 || n != (lua_Number)(uint32_t)n)
+    if (!(n >= 1 && n < 9007199254740992.0) || n != (lua_Number)(uint64_t)n)
         luaL_argerror(L, idx, "not a system handle");
-    return (ona_system){(uint32_t)n};
+    return (uint64_t)n;
 }
 
 /* Encodes the values from `first` to the top into sys->outgoing; raises on an unencodable value
@@ -50,128 +52,107 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
         ona_message_release(&sys->outgoing);
         luaL_error(L, "%s: %s", fn, err);
     }
-    sys->outgoing.sender = sys->id;
 }
 
-static ona__system *live_target(ona__system *sys, ona_system to, const char **why) {
-    ona__system *target = ona__runtime_resolve(sys->rt, to);
-    if (!target) {
-        *why = "no such system (the handle is stale or was never valid)";
-        return NULL;
-    }
-    if (target->status == ONA_SYSTEM_STOPPED ||
-        atomic_load_explicit(&target->kill_requested, memory_order_relaxed)) {
-        *why = "the system is stopped or killed";
-        return NULL;
-    }
-    return target;
-}
-
-/* raw.send(to, ...): true; or yields until room (resumed with true / false, reason). */
+/* raw.send(to, ...): true; false, reason; or yields until room (resumed with true or
+ * false, reason). */
 static int l_ona_send_raw(lua_State *L) {
-    ona__system *sys = self(L);
-    ona_system to = check_handle(L, 1);
-    const char *why;
-    ona__system *target = live_target(sys, to, &why);
-    if (!target) {
-        lua_pushboolean(L, 0);
-        lua_pushfstring(L, "ona.send to %f: %s", (lua_Number)to.id, why);
-        return 2;
-    }
+    ona__lua *lua = self(L);
+    ona__system *sys = lua->sys;
+    uint64_t to = check_handle(L, 1);
     encode_outgoing(L, sys, 2, "ona.send");
-    int rc = ona__system_deliver(sys, target);
+    char why[160];
+    int rc = ona__actor_send(sys->core, sys, to, &sys->outgoing, &sys->moves, why, sizeof why);
     if (rc == 0) {
         lua_pushboolean(L, 1);
         return 1;
     }
-    if (!can_wait(sys, L)) {
+    if (rc != ONA_EFULL || !can_wait(lua, L)) {
         ona_message_release(&sys->outgoing);
         lua_pushboolean(L, 0);
-        lua_pushfstring(L,
-                        "ona.send: the mailbox of '%s' is full (capacity %d) and this code "
-                        "cannot wait (main chunk or a nested coroutine); use ona.try_send",
-                        target->name, (int)ona__mailbox_capacity(target->mailbox));
+        if (rc == ONA_EFULL)
+            lua_pushfstring(L,
+                            "ona.send: %s and this code cannot wait (main chunk or a nested "
+                            "coroutine); use ona.try_send",
+                            why);
+        else
+            lua_pushfstring(L, "ona.send: %s", why);
         return 2;
     }
     sys->send_target = to;
-    sys->park = PARK_SEND;
+    lua->park = ONA__PARK_SEND;
     return lua_yield(L, 0);
 }
 
 /* ona.try_send(to, ...) -> true | false, "full" | reason */
 static int l_ona_try_send(lua_State *L) {
-    ona__system *sys = self(L);
-    ona_system to = check_handle(L, 1);
-    const char *why;
-    ona__system *target = live_target(sys, to, &why);
-    if (!target) {
-        lua_pushboolean(L, 0);
-        lua_pushstring(L, why);
-        return 2;
-    }
+    ona__system *sys = self(L)->sys;
+    uint64_t to = check_handle(L, 1);
     encode_outgoing(L, sys, 2, "ona.try_send");
-    if (ona__system_deliver(sys, target) != 0) {
-        ona_message_release(&sys->outgoing);
-        lua_pushboolean(L, 0);
-        lua_pushliteral(L, "full");
-        return 2;
+    char why[160];
+    int rc = ona__actor_send(sys->core, sys, to, &sys->outgoing, &sys->moves, why, sizeof why);
+    if (rc == 0) {
+        lua_pushboolean(L, 1);
+        return 1;
     }
-    lua_pushboolean(L, 1);
-    return 1;
+    ona_message_release(&sys->outgoing);
+    lua_pushboolean(L, 0);
+    if (rc == ONA_EFULL)
+        lua_pushliteral(L, "full");
+    else
+        lua_pushstring(L, why);
+    return 2;
 }
 
-/* Pops one message into the system's inbox and pushes `from, values...` onto co. Returns the
- * number of values pushed, or -1 when the mailbox is empty. */
-static int receive_into(ona__system *sys, lua_State *co) {
-    ona_message_release(&sys->inbox);
-    if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
+/* Takes one message and pushes `from, values...` onto L. Returns the number of values pushed, or
+ * -1 when the mailbox is empty. */
+static int receive_into(ona__system *sys, lua_State *L) {
+    if (ona__actor_receive(sys) != 0)
         return -1;
-    sys->messages_in++;
-    ona__scheduler_after_pop(sys->rt, sys);
-    uint32_t sender = ona_message_sender(&sys->inbox);
-    if (!lua_checkstack(co, 2))
-        luaL_error(co, "%s: stack overflow receiving a message", sys->name);
+    uint64_t sender = ona_message_sender(&sys->inbox);
+    if (!lua_checkstack(L, 2))
+        luaL_error(L, "%s: stack overflow receiving a message", sys->name);
     if (sender)
-        lua_pushnumber(co, sender);
+        lua_pushnumber(L, (lua_Number)sender);
     else
-        lua_pushboolean(co, 0);
+        lua_pushboolean(L, 0);
     char err[256];
-    int n = ona__message_decode_lua(&sys->inbox, co, err, sizeof err);
+    int n = ona__message_decode_lua(&sys->inbox, L, err, sizeof err);
     ona_message_release(&sys->inbox);
     if (n < 0)
-        luaL_error(co, "%s: received a malformed message: %s", sys->name, err);
+        luaL_error(L, "ona.receive: %s received a malformed message: %s", sys->name, err);
     return n + 1;
 }
 
-/* raw.receive() -> true, from, ... when a message is there; otherwise waits (the turn yields
- * and is resumed with nothing, and the prelude's loop calls again, or with `true` and no values
- * at quiescence), or returns `true` (no values) where it cannot wait or already got its nil. */
+/* raw.receive() -> true, from, ... when a message is there; true alone where it cannot wait or
+ * already had its nil this frame; otherwise the turn parks and is resumed with the message
+ * handed over (true, from, ...), with true at quiescence, or false, reason. */
 static int l_ona_receive_raw(lua_State *L) {
-    ona__system *sys = self(L);
+    ona__lua *lua = self(L);
+    ona__system *sys = lua->sys;
     lua_pushboolean(L, 1);
     int n = receive_into(sys, L);
     if (n >= 0)
         return n + 1;
-    if (sys->nil_this_frame || !can_wait(sys, L))
+    if (sys->nil_this_frame || !can_wait(lua, L))
         return 1;
     lua_pop(L, 1);
-    sys->park = PARK_RECV;
+    lua->park = ONA__PARK_RECV;
     return lua_yield(L, 0);
 }
 
 /* raw.watch(path): the runtime watches this file for hot reload (a required module). */
 static int l_ona_watch_raw(lua_State *L) {
-    ona__system *sys = self(L);
+    ona__lua *lua = self(L);
     char resolved[4096];
     const char *path = luaL_checkstring(L, 1);
-    ona__hot_reload_watch(&sys->rt->hot, realpath(path, resolved) ? resolved : path);
+    ona__hot_reload_watch(&lua->rt->hot, realpath(path, resolved) ? resolved : path);
     return 0;
 }
 
 /* ona.try_receive() -> from, ... | nil, "empty" */
 static int l_ona_try_receive(lua_State *L) {
-    ona__system *sys = self(L);
-    int n = receive_into(sys, L);
+    int n = receive_into(self(L)->sys, L);
     if (n >= 0)
         return n;
     lua_pushnil(L);
@@ -213,7 +194,8 @@ static lua_Number opt_number_field(lua_State *L, int idx, const char *field, lua
 /* ona.spawn(script, args, opts) -> handle | nil, reason
  * opts: name, mailbox (capacity), memory (cap in bytes), policy ("restart"/"stop"), restarts. */
 static int l_ona_spawn(lua_State *L) {
-    ona__system *sys = self(L);
+    ona__lua *lua = self(L);
+    ona__system *sys = lua->sys;
     const char *script = luaL_checkstring(L, 1);
     int nargs = lua_gettop(L);
     if (nargs >= 3 && !lua_isnil(L, 3))
@@ -247,30 +229,30 @@ static int l_ona_spawn(lua_State *L) {
         desc.args = args;
     }
     ona_system out;
-    int rc = ona__runtime_spawn_lua(sys->rt, &desc, &out, err, sizeof err);
+    int rc = ona__lua_spawn(lua->rt, &desc, &out, err, sizeof err);
     ona_message_release(args);
     if (rc) {
         lua_pushnil(L);
         lua_pushstring(L, err);
         return 2;
     }
-    lua_pushnumber(L, out.id);
+    lua_pushnumber(L, (lua_Number)out.id);
     return 1;
 }
 
 static int l_ona_self(lua_State *L) {
-    lua_pushnumber(L, self(L)->id);
+    lua_pushnumber(L, (lua_Number)self(L)->sys->id);
     return 1;
 }
 
 /* ona.name([handle]) -> name | nil */
 static int l_ona_name(lua_State *L) {
-    ona__system *sys = self(L);
+    ona__system *sys = self(L)->sys;
     if (lua_isnoneornil(L, 1)) {
         lua_pushstring(L, sys->name);
         return 1;
     }
-    ona__system *other = ona__runtime_resolve(sys->rt, check_handle(L, 1));
+    ona__system *other = ona__actor_resolve(sys->core, check_handle(L, 1));
     if (!other)
         return 0;
     lua_pushstring(L, other->name);
@@ -279,28 +261,22 @@ static int l_ona_name(lua_State *L) {
 
 /* ona.lookup(name) -> handle | nil */
 static int l_ona_lookup(lua_State *L) {
-    ona__system *sys = self(L);
     ona_system h;
-    if (ona_runtime_lookup(sys->rt, luaL_checkstring(L, 1), &h) != 0) {
+    if (ona_runtime_lookup(self(L)->rt, luaL_checkstring(L, 1), &h) != 0) {
         lua_pushnil(L);
         return 1;
     }
-    lua_pushnumber(L, h.id);
+    lua_pushnumber(L, (lua_Number)h.id);
     return 1;
 }
 
 /* ona.kill(handle) -> true | nil, reason. Takes effect at the end of the frame. */
 static int l_ona_kill(lua_State *L) {
-    ona__system *sys = self(L);
-    ona_system h = check_handle(L, 1);
-    ona__system *target = ona__runtime_resolve(sys->rt, h);
-    if (!target) {
+    if (ona__actor_kill(self(L)->sys->core, check_handle(L, 1)) != 0) {
         lua_pushnil(L);
         lua_pushstring(L, "no such system (the handle is stale or was never valid)");
         return 2;
     }
-    /* relaxed: read by main at the frame boundary, after the frame's synchronisation. */
-    atomic_store_explicit(&target->kill_requested, true, memory_order_relaxed);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -311,16 +287,16 @@ static int l_ona_quit(lua_State *L) {
 }
 
 static int l_ona_frame(lua_State *L) {
-    lua_pushnumber(L, (lua_Number)self(L)->rt->frame);
+    lua_pushnumber(L, (lua_Number)self(L)->rt->core.frame);
     return 1;
 }
 
 /* ona.memory() -> bytes in use by this system's Lua heap, cap (or nil) */
 static int l_ona_memory(lua_State *L) {
-    ona__system *sys = self(L);
-    lua_pushnumber(L, (lua_Number)sys->mem_used);
-    if (sys->mem_cap)
-        lua_pushnumber(L, (lua_Number)sys->mem_cap);
+    ona__lua *lua = self(L);
+    lua_pushnumber(L, (lua_Number)lua->mem_used);
+    if (lua->mem_cap)
+        lua_pushnumber(L, (lua_Number)lua->mem_cap);
     else
         lua_pushnil(L);
     return 2;
@@ -349,8 +325,7 @@ static const char *join_args(lua_State *L, int first) {
 
 /* print(...) logs at info level, naming the system. */
 static int l_ona_print(lua_State *L) {
-    ona__system *sys = self(L);
-    ona_log(ONA_LOG_INFO, sys->name, "%s", join_args(L, 1));
+    ona_log(ONA_LOG_INFO, self(L)->sys->name, "%s", join_args(L, 1));
     return 0;
 }
 
@@ -358,8 +333,7 @@ static int l_ona_print(lua_State *L) {
 static int l_ona_log(lua_State *L) {
     static const char *const levels[] = {"debug", "info", "warn", "error", NULL};
     int level = luaL_checkoption(L, 1, NULL, levels);
-    ona__system *sys = self(L);
-    ona_log((ona_log_level)level, sys->name, "%s", join_args(L, 2));
+    ona_log((ona_log_level)level, self(L)->sys->name, "%s", join_args(L, 2));
     return 0;
 }
 

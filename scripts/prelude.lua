@@ -47,14 +47,15 @@ function ona.send(to, ...)
 end
 
 -- ona.receive() -> from, values... ; nil once the frame is quiet.
--- The C side returns `true, from, ...` with a message, or parks the turn and is resumed with
--- nothing (a message may be there now: ask again) or with `true` alone (quiescence: nil).
+-- The C side returns `true, from, ...` with a message and `true` alone for nil; when it must wait
+-- it parks the turn, and the runtime resumes it with the same answer (the message is handed over
+-- by the wake), or with `false, reason` for a message that would not decode.
 local receive_raw = raw.receive
 local function received(ok, ...)
   if ok then
     return ...
   end
-  return received(receive_raw())
+  error((...), 3)
 end
 function ona.receive()
   return received(receive_raw())

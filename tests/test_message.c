@@ -9,7 +9,7 @@
 #include "test_support.h"
 
 #include "l_types.h"
-#include "message.h"
+#include "l_message.h"
 
 #include <lauxlib.h>
 #include <lualib.h>

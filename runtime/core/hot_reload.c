@@ -1,5 +1,7 @@
 /*
- * hot_reload.c: file watching and reloading at frame boundaries (hot_reload.h).
+ * hot_reload.c: watching files for hot reload (hot_reload.h). What a change does (re-running a
+ * system's script, recompiling a shader, decoding a texture again) is the library's top level
+ * (runtime/reload.c), which asks this module for the changes seen at each frame boundary.
  *
  * Design note.
  *  - Directories are watched, not files: editors save by writing a temporary file and renaming
@@ -8,22 +10,12 @@
  *    burst of events (write, write, rename) for one file in one poll is one change.
  *  - libuv's loop runs only on the main thread, polled with UV_RUN_NOWAIT at the frame
  *    boundary; other threads only add to the `files` list under `lock`.
- *  - A change is applied at the boundary where it is seen, before the frame's turns: every Lua
- *    system whose script or required project module is that file re-runs its script inside its
- *    own lua_State (the prelude's reload function does the swap; see scripts/prelude.lua);
- *    shader files recompile the sprite program; texture files are decoded again and re-uploaded
- *    under the same handle. A failure (compile error, raising chunk or reload hook) logs
- *    file:line and leaves the old code running; the next save is tried again.
- *  - Mailboxes are not touched, so no queued message is lost or reordered by a reload. A turn
- *    suspended in receive/send when the reload happens finishes in the code it started in; its
- *    next turn runs the new code.
+ *  - Changes seen in one poll are de-duplicated: a burst of events for one file is one change.
  */
 #include "hot_reload.h"
 
-#include "l_ona.h"
-#include "system.h"
+#include "common.h"
 
-#include <lauxlib.h>
 #include <stdio.h>
 
 static int push_string(char ***array, uint32_t *count, uint32_t *capacity, const char *s) {
@@ -173,97 +165,15 @@ static void arm(ona__hot_reload *h) {
     h->files_armed = count;
 }
 
-/* Runs the prelude's reload function in the system's state (protected). Returns 1 when the
- * system was reloaded, 0 when the file is not one of its scripts, -1 when the reload failed
- * (logged; the old code keeps running). */
-typedef struct reload_call {
-    ona__system *sys;
-    const char *changed;
-    int result;
-} reload_call;
-
-static int reload_in_state(lua_State *L) {
-    reload_call *call = lua_touserdata(L, 1);
-    ona__system *sys = call->sys;
-    lua_settop(L, 0);
-    lua_getfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, sys->module_ref);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, sys->state_ref);
-    lua_pushstring(L, sys->script_path);
-    ona__system_push_args(sys, L);
-    lua_pushstring(L, call->changed);
-    lua_call(L, 5, 2);
-    if (lua_isnil(L, 1)) {
-        call->result = 0;
-    } else if (lua_toboolean(L, 1)) {
-        call->result = 1;
-    } else {
-        call->result = -1;
-        ona_log(ONA_LOG_ERROR, sys->name, "reload of %s failed, the old code keeps running: %s",
-                call->changed, lua_tostring(L, 2) ? lua_tostring(L, 2) : "(no message)");
-    }
-    return 0;
+void ona__hot_reload_poll(ona__hot_reload *h) {
+    if (!h->loop_ready)
+        return;
+    arm(h);
+    uv_run(&h->loop, UV_RUN_NOWAIT);
 }
 
-static int reload_system(ona__system *sys, const char *changed) {
-    if (sys->native || !sys->L || sys->one_shot || sys->module_ref == LUA_NOREF)
-        return 0;
-    reload_call call = {sys, changed, 0};
-    sys->cap_lifted = true;
-    int rc = lua_cpcall(sys->L, reload_in_state, &call);
-    sys->cap_lifted = false;
-    if (rc) {
-        ona_log(ONA_LOG_ERROR, sys->name, "reload of %s failed, the old code keeps running: %s",
-                changed, lua_tostring(sys->L, -1) ? lua_tostring(sys->L, -1) : "(no message)");
-        lua_pop(sys->L, 1);
-        return -1;
-    }
-    return call.result;
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-void ona__hot_reload_apply(ona_runtime *rt) {
-    ona__hot_reload *h = &rt->hot;
-    if (h->loop_ready) {
-        arm(h);
-        uv_run(&h->loop, UV_RUN_NOWAIT);
-    }
-    for (uint32_t i = 0; i < h->changed_count; i++) {
-        const char *path = h->changed[i];
-        uint32_t reloaded = 0, failed = 0;
-        bool used = false;
-        if (rt->video.gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag"))) {
-            used = true;
-            if (ona__gfx_reload_shaders(rt->video.gfx) == 0)
-                reloaded++;
-            else
-                failed++;
-        }
-        int t = ona__textures_reload(&rt->video.textures, path);
-        if (t != ONA_ENOENT) {
-            used = true;
-            if (t == 0)
-                reloaded++;
-            else
-                failed++;
-        }
-        for (uint32_t s = 0; s < rt->system_count; s++) {
-            int r = reload_system(rt->systems[s], path);
-            if (r > 0)
-                reloaded++;
-            else if (r < 0)
-                failed++;
-        }
-        h->reloads += reloaded;
-        h->failures += failed;
-        if (reloaded || failed || used)
-            ona_log(failed ? ONA_LOG_WARN : ONA_LOG_INFO, "hot reload", "%s: %u reloaded%s", path,
-                    reloaded, failed ? ", some failed (old code kept)" : "");
+void ona__hot_reload_clear(ona__hot_reload *h) {
+    for (uint32_t i = 0; i < h->changed_count; i++)
         ona__free(h->changed[i]);
-    }
     h->changed_count = 0;
 }

@@ -1,6 +1,5 @@
 /*
- * hot_reload.h: watching scripts, modules, shaders and textures, and reloading them at frame
- * boundaries. Internal.
+ * hot_reload.h: watching scripts, modules, shaders and textures for changes. Internal.
  *
  * Any thread registers files to watch (a system's script at spawn, a module at require, a
  * texture at load); the main thread polls libuv once a frame (UV_RUN_NOWAIT) and, at the frame
@@ -12,8 +11,6 @@
 #include "ona/base.h"
 
 #include <uv.h>
-
-struct ona_runtime;
 
 typedef struct ona__watch_dir {
     uv_fs_event_t handle;
@@ -42,7 +39,9 @@ void ona__hot_reload_free(ona__hot_reload *h);
 void ona__hot_reload_watch(ona__hot_reload *h, const char *path);
 /* Main: marks `path` changed (as a file event would). */
 int ona__hot_reload_mark(ona__hot_reload *h, const char *path);
-/* Main, at the frame boundary: arms new watches, polls file events, reloads what changed. */
-void ona__hot_reload_apply(struct ona_runtime *rt);
+/* Main, at the frame boundary: arms new watches and polls file events; the changes seen are then
+ * in `changed` (changed_count of them) until ona__hot_reload_clear. */
+void ona__hot_reload_poll(ona__hot_reload *h);
+void ona__hot_reload_clear(ona__hot_reload *h);
 
 #endif

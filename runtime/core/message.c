@@ -213,7 +213,8 @@ int ona_message_validate(const void *bytes, size_t size, uint32_t *count) {
 /* Empties the header; the inline bytes need no clearing (size says how many are used). */
 static void reset_header(ona_message *m) {
     m->heap = NULL;
-    m->size = m->capacity = m->count = m->sender = m->flags = m->reserved_ = 0;
+    m->size = m->capacity = m->count = m->flags = 0;
+    m->sender = 0;
 }
 
 void ona_message_init(ona_message *m) {
@@ -257,7 +258,7 @@ uint32_t ona_message_count(const ona_message *m) {
     return m ? m->count : 0;
 }
 
-uint32_t ona_message_sender(const ona_message *m) {
+uint64_t ona_message_sender(const ona_message *m) {
     return m ? m->sender : 0;
 }
 

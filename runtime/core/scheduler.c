@@ -32,7 +32,7 @@
  *    wakes a sleeper mid-frame only when its own deque holds work beyond what it runs next. A
  *    frame too small to share runs on main alone and costs what a single thread would.
  */
-#include "system.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -41,155 +41,95 @@ enum { SHARE_THRESHOLD_NS = 50000 };
 
 static _Thread_local ona__worker *tls_worker;
 
-ona__worker *ona__current_worker(void) {
+ona__worker *ona__scheduler_current(void) {
     return tls_worker;
 }
 
-/* --- Chase-Lev deque ------------------------------------------------------------------------- */
-
-static int deque_init(ona__deque *d, uint32_t capacity) {
-    long long cap = 2;
-    while (cap < (long long)capacity)
-        cap <<= 1;
-    d->slots = ona__calloc((size_t)cap, sizeof *d->slots);
-    if (!d->slots)
-        return ONA_ENOMEM;
-    d->mask = cap - 1;
-    atomic_init(&d->top, 0);
-    atomic_init(&d->bottom, 0);
-    return 0;
-}
-
-static void deque_push(ona__deque *d, ona__system *sys) {
-    /* relaxed: only the owner writes bottom. */
-    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    /* relaxed: the slot is published by the release store of bottom below. */
-    atomic_store_explicit(&d->slots[b & d->mask], sys, memory_order_relaxed);
-    /* release: a thief that reads bottom sees the slot and the system's queued state. */
-    atomic_store_explicit(&d->bottom, b + 1, memory_order_release);
-}
-
-static ona__system *deque_pop(ona__deque *d) {
-    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed) - 1;
-    /* seq_cst: the store of bottom and the load of top must not reorder (the paper's fence). */
-    atomic_store_explicit(&d->bottom, b, memory_order_seq_cst);
-    long long t = atomic_load_explicit(&d->top, memory_order_seq_cst);
-    if (t > b) {
-        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
-        return NULL;
-    }
-    ona__system *sys = atomic_load_explicit(&d->slots[b & d->mask], memory_order_relaxed);
-    if (t == b) {
-        /* The last entry: race the thieves for it. seq_cst as in the paper. */
-        if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
-                                                     memory_order_relaxed))
-            sys = NULL;
-        atomic_store_explicit(&d->bottom, b + 1, memory_order_relaxed);
-    }
-    return sys;
-}
-
-static ona__system *deque_steal(ona__deque *d) {
-    /* seq_cst: top before bottom, in one total order with deque_pop's operations. */
-    long long t = atomic_load_explicit(&d->top, memory_order_seq_cst);
-    long long b = atomic_load_explicit(&d->bottom, memory_order_seq_cst);
-    if (t >= b)
-        return NULL;
-    ona__system *sys = atomic_load_explicit(&d->slots[t & d->mask], memory_order_relaxed);
-    if (!atomic_compare_exchange_strong_explicit(&d->top, &t, t + 1, memory_order_seq_cst,
-                                                 memory_order_relaxed))
-        return NULL; /* lost the race; the caller looks elsewhere or retries */
-    return sys;
-}
-
-static long long deque_size(ona__deque *d) {
-    /* relaxed: a hint for waking helpers and for has_work; never used for correctness. */
-    long long b = atomic_load_explicit(&d->bottom, memory_order_relaxed);
-    long long t = atomic_load_explicit(&d->top, memory_order_relaxed);
-    return b - t;
+int ona__scheduler_thread_index(void) {
+    return tls_worker ? (int)tls_worker->index : -1;
 }
 
 /* --- Eventcount ------------------------------------------------------------------------------ */
 
 /* Wakes up to `n` sleeping workers (all, and main, when n < 0) after work appeared; when no
  * worker sleeps, wakes main if it does, since main takes work like any thread. */
-static void notify(ona_runtime *rt, int n) {
+static void notify(ona__core *core, int n) {
     /* seq_cst: pairs with the sleeper's epoch read + sleeping mark (see wait_for_work). */
-    atomic_fetch_add_explicit(&rt->epoch, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&core->epoch, 1, memory_order_seq_cst);
     if (n == 0)
         return;
-    bool workers = atomic_load_explicit(&rt->sleepers, memory_order_seq_cst) > 0;
-    bool main = atomic_load_explicit(&rt->main_sleeping, memory_order_seq_cst);
+    bool workers = atomic_load_explicit(&core->sleepers, memory_order_seq_cst) > 0;
+    bool main = atomic_load_explicit(&core->main_sleeping, memory_order_seq_cst);
     if (!workers && !main)
         return;
-    uv_mutex_lock(&rt->sleep_lock);
+    uv_mutex_lock(&core->sleep_lock);
     if (n < 0) {
-        uv_cond_broadcast(&rt->sleep_cond);
-        uv_cond_signal(&rt->main_cond);
+        uv_cond_broadcast(&core->sleep_cond);
+        uv_cond_signal(&core->main_cond);
     } else if (workers) {
         for (int i = 0; i < n; i++)
-            uv_cond_signal(&rt->sleep_cond);
+            uv_cond_signal(&core->sleep_cond);
     } else {
-        uv_cond_signal(&rt->main_cond);
+        uv_cond_signal(&core->main_cond);
     }
-    uv_mutex_unlock(&rt->sleep_lock);
+    uv_mutex_unlock(&core->sleep_lock);
 }
 
 /* Wakes main alone: the frame reached quiescence on a worker. Idle workers stay asleep. */
-static void notify_main(ona_runtime *rt) {
-    atomic_fetch_add_explicit(&rt->epoch, 1, memory_order_seq_cst);
-    if (!atomic_load_explicit(&rt->main_sleeping, memory_order_seq_cst))
+static void notify_main(ona__core *core) {
+    atomic_fetch_add_explicit(&core->epoch, 1, memory_order_seq_cst);
+    if (!atomic_load_explicit(&core->main_sleeping, memory_order_seq_cst))
         return;
-    uv_mutex_lock(&rt->sleep_lock);
-    uv_cond_signal(&rt->main_cond);
-    uv_mutex_unlock(&rt->sleep_lock);
+    uv_mutex_lock(&core->sleep_lock);
+    uv_cond_signal(&core->main_cond);
+    uv_mutex_unlock(&core->sleep_lock);
 }
 
-static bool has_work(ona_runtime *rt) {
+static bool has_work(ona__core *core) {
     /* acquire: pairs with the release publication of frame list entries. */
-    if (atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed) <
-        atomic_load_explicit(&rt->frame_list_count, memory_order_acquire))
+    if (atomic_load_explicit(&core->frame_list_cursor, memory_order_relaxed) <
+        atomic_load_explicit(&core->frame_list_count, memory_order_acquire))
         return true;
-    for (uint32_t i = 0; i < rt->thread_count; i++)
-        if (deque_size(&rt->workers[i].deque) > 0)
+    for (uint32_t i = 0; i < core->thread_count; i++)
+        if (ona__deque_size(&core->workers[i].deque) > 0)
             return true;
     return false;
 }
 
-static void wait_for_work(ona_runtime *rt, ona__worker *w) {
+static void wait_for_work(ona__core *core, ona__worker *w) {
     bool is_main = w->index == 0;
-    unsigned epoch = atomic_load_explicit(&rt->epoch, memory_order_seq_cst);
+    unsigned epoch = atomic_load_explicit(&core->epoch, memory_order_seq_cst);
     if (is_main)
-        atomic_store_explicit(&rt->main_sleeping, true, memory_order_seq_cst);
+        atomic_store_explicit(&core->main_sleeping, true, memory_order_seq_cst);
     else
-        atomic_fetch_add_explicit(&rt->sleepers, 1, memory_order_seq_cst);
-    bool ready = atomic_load_explicit(&rt->stopping, memory_order_acquire) ||
-                 (atomic_load_explicit(&rt->frame_running, memory_order_acquire) &&
-                  (has_work(rt) ||
-                   (is_main && atomic_load_explicit(&rt->active, memory_order_acquire) == 0)));
+        atomic_fetch_add_explicit(&core->sleepers, 1, memory_order_seq_cst);
+    bool ready = atomic_load_explicit(&core->stopping, memory_order_acquire) ||
+                 (atomic_load_explicit(&core->frame_running, memory_order_acquire) &&
+                  (has_work(core) ||
+                   (is_main && atomic_load_explicit(&core->active, memory_order_acquire) == 0)));
     if (!ready) {
-        uv_cond_t *cond = is_main ? &rt->main_cond : &rt->sleep_cond;
-        uv_mutex_lock(&rt->sleep_lock);
-        while (atomic_load_explicit(&rt->epoch, memory_order_seq_cst) == epoch &&
-               !atomic_load_explicit(&rt->stopping, memory_order_acquire))
-            uv_cond_wait(cond, &rt->sleep_lock);
-        uv_mutex_unlock(&rt->sleep_lock);
+        uv_cond_t *cond = is_main ? &core->main_cond : &core->sleep_cond;
+        uv_mutex_lock(&core->sleep_lock);
+        while (atomic_load_explicit(&core->epoch, memory_order_seq_cst) == epoch &&
+               !atomic_load_explicit(&core->stopping, memory_order_acquire))
+            uv_cond_wait(cond, &core->sleep_lock);
+        uv_mutex_unlock(&core->sleep_lock);
     }
     if (is_main)
-        atomic_store_explicit(&rt->main_sleeping, false, memory_order_seq_cst);
+        atomic_store_explicit(&core->main_sleeping, false, memory_order_seq_cst);
     else
-        atomic_fetch_sub_explicit(&rt->sleepers, 1, memory_order_seq_cst);
+        atomic_fetch_sub_explicit(&core->sleepers, 1, memory_order_seq_cst);
 }
 
 /* --- Queues ---------------------------------------------------------------------------------- */
 
-static ona__system *claim_frame_list(ona_runtime *rt) {
+static ona__system *claim_frame_list(ona__core *core) {
     /* relaxed: the claim itself; the entry was published by the acquire-read count. */
-    unsigned long long c = atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed);
-    while (c < atomic_load_explicit(&rt->frame_list_count, memory_order_acquire)) {
-        if (atomic_compare_exchange_weak_explicit(&rt->frame_list_cursor, &c, c + 1,
+    unsigned long long c = atomic_load_explicit(&core->frame_list_cursor, memory_order_relaxed);
+    while (c < atomic_load_explicit(&core->frame_list_count, memory_order_acquire)) {
+        if (atomic_compare_exchange_weak_explicit(&core->frame_list_cursor, &c, c + 1,
                                                   memory_order_relaxed, memory_order_relaxed))
-            return rt->frame_list[c % rt->frame_list_cap];
+            return core->frame_list[c % core->frame_list_cap];
     }
     return NULL;
 }
@@ -197,23 +137,23 @@ static ona__system *claim_frame_list(ona_runtime *rt) {
 /* Main only: appends a system to the frame list. `active` must already count it. Unclaimed
  * entries never exceed the capacity: a frame queues each system at most three times (its turn,
  * a nil at quiescence, a failed send in a deadlock) and starts with every entry claimed. */
-static void frame_list_append(ona_runtime *rt, ona__system *sys) {
-    unsigned long long n = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
-    ONA_ASSERT(n - atomic_load_explicit(&rt->frame_list_cursor, memory_order_relaxed) <
-               rt->frame_list_cap);
-    rt->frame_list[n % rt->frame_list_cap] = sys;
+static void frame_list_append(ona__core *core, ona__system *sys) {
+    unsigned long long n = atomic_load_explicit(&core->frame_list_count, memory_order_relaxed);
+    ONA_ASSERT(n - atomic_load_explicit(&core->frame_list_cursor, memory_order_relaxed) <
+               core->frame_list_cap);
+    core->frame_list[n % core->frame_list_cap] = sys;
     /* release: threads that see the new count see the entry and the system's queued state. */
-    atomic_store_explicit(&rt->frame_list_count, n + 1, memory_order_release);
+    atomic_store_explicit(&core->frame_list_count, n + 1, memory_order_release);
 }
 
-static ona__system *find_work(ona_runtime *rt, ona__worker *w) {
-    ona__system *sys = deque_pop(&w->deque);
+static ona__system *find_work(ona__core *core, ona__worker *w) {
+    ona__system *sys = ona__deque_pop(&w->deque);
     if (sys)
         return sys;
-    sys = claim_frame_list(rt);
+    sys = claim_frame_list(core);
     if (sys)
         return sys;
-    uint32_t n = rt->thread_count;
+    uint32_t n = core->thread_count;
     if (n < 2)
         return NULL;
     /* xorshift: where to start stealing, so thieves spread over victims. */
@@ -222,10 +162,10 @@ static ona__system *find_work(ona_runtime *rt, ona__worker *w) {
     w->rng ^= w->rng << 5;
     uint32_t start = w->rng % n;
     for (uint32_t i = 0; i < n; i++) {
-        ona__worker *victim = &rt->workers[(start + i) % n];
+        ona__worker *victim = &core->workers[(start + i) % n];
         if (victim == w)
             continue;
-        sys = deque_steal(&victim->deque);
+        sys = ona__deque_steal(&victim->deque);
         if (sys) {
             w->steals++;
             return sys;
@@ -234,80 +174,63 @@ static ona__system *find_work(ona_runtime *rt, ona__worker *w) {
     return NULL;
 }
 
-static void run_system(ona_runtime *rt, ona__worker *w, ona__system *sys) {
+static void run_system(ona__core *core, ona__worker *w, ona__system *sys) {
     /* relaxed: we own the system (taken from a queue, which synchronised with its queuer). */
-    ONA_ASSERT(atomic_load_explicit(&sys->run, memory_order_relaxed) == RUN_QUEUED);
-    atomic_store_explicit(&sys->run, RUN_RUNNING, memory_order_relaxed);
+    ONA_ASSERT(atomic_load_explicit(&sys->run, memory_order_relaxed) == ONA__RUN_QUEUED);
+    atomic_store_explicit(&sys->run, ONA__RUN_RUNNING, memory_order_relaxed);
     uint64_t t0 = ona__now_ns();
-    if (rt->tracing && sys->park_start_ns) {
+    if (core->tracing && sys->park_start_ns) {
         ona__trace_record(&w->trace, sys, ONA__TRACE_PARKED, sys->park_start_ns, t0);
         sys->park_start_ns = 0;
     }
-    ona__system_run_turn(sys, w);
+    ona__actor_run_turn(sys);
     uint64_t t1 = ona__now_ns();
     w->busy_ns += t1 - t0;
     /* The system may be running elsewhere by now (it parked and was woken): `sys` is only used
      * as a name to look up when the trace is written, after the frame. */
-    if (rt->tracing)
+    if (core->tracing)
         ona__trace_record(&w->trace, sys, ONA__TRACE_TURN, t0, t1);
     /* acq_rel: our work on the system happens before main's quiescence handling. The last turn
      * of the frame wakes main alone, and only when it ran elsewhere: main finds active == 0
      * itself when it ran that turn. */
-    if (atomic_fetch_sub_explicit(&rt->active, 1, memory_order_acq_rel) == 1 && w->index != 0)
-        notify_main(rt);
+    if (atomic_fetch_sub_explicit(&core->active, 1, memory_order_acq_rel) == 1 && w->index != 0)
+        notify_main(core);
 }
 
-bool ona__scheduler_wake(ona_runtime *rt, ona__system *sys, int expected, int resume) {
+bool ona__scheduler_wake(ona__core *core, ona__system *sys, int expected, ona__resume resume) {
     int exp = expected;
     /* acq_rel: acquire the parker's writes (its Lua state); release nothing yet. */
-    if (!atomic_compare_exchange_strong_explicit(&sys->run, &exp, RUN_QUEUED,
+    if (!atomic_compare_exchange_strong_explicit(&sys->run, &exp, ONA__RUN_QUEUED,
                                                  memory_order_acq_rel, memory_order_relaxed))
         return false;
     sys->resume = resume;
     if (tls_worker)
         /* relaxed: the waker is itself counted in `active` (it is running), so the count cannot
          * reach zero before this increment; ordering to main comes from the waker's decrement. */
-        atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&core->active, 1, memory_order_relaxed);
     ona__worker *w = tls_worker;
     if (!w)
-        return true; /* main between frames: queue_frame picks up RUN_QUEUED systems */
-    deque_push(&w->deque, sys);
-    if (deque_size(&w->deque) >= 2)
-        notify(rt, 1);
+        return true; /* main between frames: queue_frame picks up ONA__RUN_QUEUED systems */
+    ona__deque_push(&w->deque, sys);
+    if (ona__deque_size(&w->deque) >= 2)
+        notify(core, 1);
     return true;
-}
-
-void ona__scheduler_after_push(ona_runtime *rt, ona__system *receiver) {
-    /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&receiver->run, memory_order_relaxed) == RUN_PARKED_RECV)
-        ona__scheduler_wake(rt, receiver, RUN_PARKED_RECV, RESUME_RECV);
-}
-
-void ona__scheduler_after_pop(ona_runtime *rt, ona__system *receiver) {
-    /* seq_cst: Dekker with the parking sender (register, store PARKED, fence, check room). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&receiver->waiter_count, memory_order_relaxed) == 0)
-        return;
-    ona__system *sender = ona__system_waiters_pop(receiver);
-    if (sender)
-        ona__scheduler_wake(rt, sender, RUN_PARKED_SEND, RESUME_SEND);
 }
 
 /* --- Threads --------------------------------------------------------------------------------- */
 
 static void worker_main(void *arg) {
     ona__worker *w = arg;
-    ona_runtime *rt = w->rt;
+    ona__core *core = w->core;
     tls_worker = w;
-    while (!atomic_load_explicit(&rt->stopping, memory_order_acquire)) {
+    while (!atomic_load_explicit(&core->stopping, memory_order_acquire)) {
         ona__system *sys = NULL;
-        if (atomic_load_explicit(&rt->frame_running, memory_order_acquire))
-            sys = find_work(rt, w);
+        if (atomic_load_explicit(&core->frame_running, memory_order_acquire))
+            sys = find_work(core, w);
         if (sys)
-            run_system(rt, w, sys);
+            run_system(core, w, sys);
         else
-            wait_for_work(rt, w);
+            wait_for_work(core, w);
     }
     tls_worker = NULL;
 }
@@ -320,63 +243,61 @@ static void worker_entry(void *arg) {
     worker_main(arg);
 }
 
-int ona__scheduler_start(ona_runtime *rt) {
-    uint32_t n = rt->desc.threads;
-    rt->workers = ona__calloc(n, sizeof *rt->workers);
-    rt->frame_list_cap = 3 * rt->desc.max_systems + 16;
-    rt->frame_list = ona__calloc(rt->frame_list_cap, sizeof *rt->frame_list);
-    if (!rt->workers || !rt->frame_list)
+int ona__scheduler_start(ona__core *core) {
+    uint32_t n = core->desc.threads;
+    core->workers = ona__calloc(n, sizeof *core->workers);
+    core->frame_list_cap = 3 * core->desc.max_systems + 16;
+    core->frame_list = ona__calloc(core->frame_list_cap, sizeof *core->frame_list);
+    if (!core->workers || !core->frame_list)
         return ONA_ENOMEM;
-    atomic_init(&rt->frame_list_count, 0);
-    atomic_init(&rt->frame_list_cursor, 0);
-    atomic_init(&rt->active, 0);
-    atomic_init(&rt->frame_running, false);
-    atomic_init(&rt->stopping, false);
-    atomic_init(&rt->epoch, 0);
-    atomic_init(&rt->sleepers, 0);
-    atomic_init(&rt->main_sleeping, false);
-    if (uv_mutex_init(&rt->sleep_lock) || uv_cond_init(&rt->sleep_cond) ||
-        uv_cond_init(&rt->main_cond))
+    atomic_init(&core->frame_list_count, 0);
+    atomic_init(&core->frame_list_cursor, 0);
+    atomic_init(&core->active, 0);
+    atomic_init(&core->frame_running, false);
+    atomic_init(&core->stopping, false);
+    atomic_init(&core->epoch, 0);
+    atomic_init(&core->sleepers, 0);
+    atomic_init(&core->main_sleeping, false);
+    if (uv_mutex_init(&core->sleep_lock) || uv_cond_init(&core->sleep_cond) ||
+        uv_cond_init(&core->main_cond))
         return ONA_ENOMEM;
     for (uint32_t i = 0; i < n; i++) {
-        ona__worker *w = &rt->workers[i];
-        w->rt = rt;
+        ona__worker *w = &core->workers[i];
         w->index = i;
         w->rng = 2463534242u + i * 7919u;
-        if (deque_init(&w->deque, rt->desc.max_systems))
+        w->core = core;
+        if (ona__deque_init(&w->deque, core->desc.max_systems))
             return ONA_ENOMEM;
-        ona__render_queue_init(&w->queue);
     }
-    rt->thread_count = 1;
+    core->thread_count = 1;
     for (uint32_t i = 1; i < n; i++) {
         uv_thread_options_t opts = {UV_THREAD_HAS_STACK_SIZE, 1u << 20};
-        if (uv_thread_create_ex(&rt->workers[i].thread, &opts, worker_entry, &rt->workers[i]))
+        if (uv_thread_create_ex(&core->workers[i].thread, &opts, worker_entry, &core->workers[i]))
             return ONA_ETHREAD;
-        rt->thread_count = i + 1;
+        core->thread_count = i + 1;
     }
-    rt->thread_count = n;
+    core->thread_count = n;
     return 0;
 }
 
-void ona__scheduler_stop(ona_runtime *rt) {
-    if (!rt->workers)
+void ona__scheduler_stop(ona__core *core) {
+    if (!core->workers)
         return;
-    atomic_store_explicit(&rt->stopping, true, memory_order_release);
-    notify(rt, -1);
-    for (uint32_t i = 1; i < rt->thread_count; i++)
-        uv_thread_join(&rt->workers[i].thread);
-    for (uint32_t i = 0; i < rt->desc.threads; i++) {
-        ona__free(rt->workers[i].deque.slots);
-        ona__render_queue_free(&rt->workers[i].queue);
-        ona__trace_buffer_free(&rt->workers[i].trace);
+    atomic_store_explicit(&core->stopping, true, memory_order_release);
+    notify(core, -1);
+    for (uint32_t i = 1; i < core->thread_count; i++)
+        uv_thread_join(&core->workers[i].thread);
+    for (uint32_t i = 0; i < core->desc.threads; i++) {
+        ona__deque_free(&core->workers[i].deque);
+        ona__trace_buffer_free(&core->workers[i].trace);
     }
-    ona__free(rt->workers);
-    rt->workers = NULL;
-    ona__free(rt->frame_list);
-    rt->frame_list = NULL;
-    uv_mutex_destroy(&rt->sleep_lock);
-    uv_cond_destroy(&rt->sleep_cond);
-    uv_cond_destroy(&rt->main_cond);
+    ona__free(core->workers);
+    core->workers = NULL;
+    ona__free(core->frame_list);
+    core->frame_list = NULL;
+    uv_mutex_destroy(&core->sleep_lock);
+    uv_cond_destroy(&core->sleep_cond);
+    uv_cond_destroy(&core->main_cond);
 }
 
 /* --- Quiescence ------------------------------------------------------------------------------ */
@@ -385,28 +306,28 @@ void ona__scheduler_stop(ona_runtime *rt) {
  * taken out of the parked state before any is published: were one published early, a worker
  * could run it while main is still in this loop, and its sends would wake a later receiver with
  * a message instead of its nil, so what a receiver sees would depend on timing. */
-static uint32_t release_receivers(ona_runtime *rt) {
-    unsigned long long base = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
+static uint32_t release_receivers(ona__core *core) {
+    unsigned long long base = atomic_load_explicit(&core->frame_list_count, memory_order_relaxed);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < rt->system_count; i++) {
-        ona__system *sys = rt->systems[i];
-        int expected = RUN_PARKED_RECV;
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
+        int expected = ONA__RUN_PARKED_RECV;
         /* acq_rel: take ownership from the parker. */
-        if (atomic_compare_exchange_strong_explicit(&sys->run, &expected, RUN_QUEUED,
+        if (atomic_compare_exchange_strong_explicit(&sys->run, &expected, ONA__RUN_QUEUED,
                                                     memory_order_acq_rel, memory_order_relaxed)) {
-            sys->resume = RESUME_NIL;
-            ONA_ASSERT(base + n - atomic_load_explicit(&rt->frame_list_cursor,
+            sys->resume = ONA__RESUME_NIL;
+            ONA_ASSERT(base + n - atomic_load_explicit(&core->frame_list_cursor,
                                                        memory_order_relaxed) <
-                       rt->frame_list_cap);
-            rt->frame_list[(base + n) % rt->frame_list_cap] = sys;
+                       core->frame_list_cap);
+            core->frame_list[(base + n) % core->frame_list_cap] = sys;
             n++;
         }
     }
     if (n) {
         /* relaxed: active == 0 here and only main changes it now; published below. */
-        atomic_fetch_add_explicit(&rt->active, (int)n, memory_order_relaxed);
+        atomic_fetch_add_explicit(&core->active, (int)n, memory_order_relaxed);
         /* release: threads that see the new count see the entries and their queued state. */
-        atomic_store_explicit(&rt->frame_list_count, base + n, memory_order_release);
+        atomic_store_explicit(&core->frame_list_count, base + n, memory_order_release);
     }
     return n;
 }
@@ -414,18 +335,18 @@ static uint32_t release_receivers(ona_runtime *rt) {
 /* Finds cycles of systems parked in send on each other and fails their sends. Returns how many
  * systems were queued. Each parked sender has one outgoing edge (its target), so following
  * edges from each unvisited system finds every cycle once. */
-static uint32_t break_deadlocks(ona_runtime *rt) {
+static uint32_t break_deadlocks(ona__core *core) {
     uint32_t queued = 0;
-    for (uint32_t i = 0; i < rt->system_count; i++)
-        rt->systems[i]->deadlock_mark = 0;
-    for (uint32_t i = 0; i < rt->system_count; i++) {
-        ona__system *start = rt->systems[i];
+    for (uint32_t i = 0; i < core->system_count; i++)
+        core->systems[i]->deadlock_mark = 0;
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *start = core->systems[i];
         uint32_t walk = i + 1;
         ona__system *s = start;
         while (s && s->deadlock_mark == 0 &&
-               atomic_load_explicit(&s->run, memory_order_acquire) == RUN_PARKED_SEND) {
+               atomic_load_explicit(&s->run, memory_order_acquire) == ONA__RUN_PARKED_SEND) {
             s->deadlock_mark = walk;
-            s = ona__runtime_resolve(rt, s->send_target);
+            s = ona__actor_resolve(core, s->send_target);
         }
         if (!s || s->deadlock_mark != walk)
             continue; /* reached a running, idle or earlier-visited system: no new cycle */
@@ -437,30 +358,31 @@ static uint32_t break_deadlocks(ona_runtime *rt) {
             int w = snprintf(text + len, sizeof text - len, "%s -> ", c->name);
             if (w > 0)
                 len = ONA_MIN(sizeof text - 1, len + (size_t)w);
-            c = ona__runtime_resolve(rt, c->send_target);
+            c = ona__actor_resolve(core, c->send_target);
         } while (c && c != s);
         snprintf(text + len, sizeof text - len, "%s", s->name);
         ona_log(ONA_LOG_ERROR, "scheduler",
                 "deadlock: %s (each waits to send to the next, whose mailbox is full); their "
                 "sends fail",
                 text);
-        rt->deadlocks++;
+        core->deadlocks++;
         c = s;
         do {
-            ona__system *next = ona__runtime_resolve(rt, c->send_target);
+            ona__system *next = ona__actor_resolve(core, c->send_target);
             /* The cycle text is cut to fit; the full one is in the log above. */
-            int cut = (int)sizeof c->wait_error - 64;
+            int cut = (int)sizeof c->wait_error - 80;
             snprintf(c->wait_error, sizeof c->wait_error,
-                     "%.*s (each waits to send to the next, whose mailbox is full)", cut, text);
+                     "deadlock: %.*s (each waits to send to the next, whose mailbox is full)", cut,
+                     text);
             if (next)
-                ona__system_waiters_remove(next, c);
-            int expected = RUN_PARKED_SEND;
-            if (atomic_compare_exchange_strong_explicit(&c->run, &expected, RUN_QUEUED,
+                ona__actor_waiters_remove(next, c);
+            int expected = ONA__RUN_PARKED_SEND;
+            if (atomic_compare_exchange_strong_explicit(&c->run, &expected, ONA__RUN_QUEUED,
                                                         memory_order_acq_rel,
                                                         memory_order_relaxed)) {
-                c->resume = RESUME_DEADLOCK;
-                atomic_fetch_add_explicit(&rt->active, 1, memory_order_relaxed);
-                frame_list_append(rt, c);
+                c->resume = ONA__RESUME_SEND_FAILED;
+                atomic_fetch_add_explicit(&core->active, 1, memory_order_relaxed);
+                frame_list_append(core, c);
                 queued++;
             }
             c = next;
@@ -474,57 +396,61 @@ static uint32_t break_deadlocks(ona_runtime *rt) {
 /* Queues every system that gets a turn this frame, in spawn order, and publishes them.
  * `active` is set before the entries become visible: a thread still looking for work from the
  * last frame may claim one at once. */
-static uint32_t queue_frame(ona_runtime *rt) {
-    unsigned long long base = atomic_load_explicit(&rt->frame_list_count, memory_order_relaxed);
+static uint32_t queue_frame(ona__core *core) {
+    unsigned long long base = atomic_load_explicit(&core->frame_list_count, memory_order_relaxed);
     uint32_t n = 0;
-    for (uint32_t i = 0; i < rt->system_count; i++) {
-        ona__system *sys = rt->systems[i];
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
         sys->nil_this_frame = false;
         sys->draw_seq = 0;
         if (sys->status != ONA_SYSTEM_RUNNING || sys->one_shot)
             continue;
         int run = atomic_load_explicit(&sys->run, memory_order_relaxed);
-        if (run == RUN_IDLE) {
+        if (run == ONA__RUN_IDLE) {
             if (!sys->turn_active) {
-                sys->resume = RESUME_START;
+                sys->resume = ONA__RESUME_START;
                 sys->turn_active = true;
             }
             /* else: resume was set to RESUME_CONTINUE when the turn yielded. */
-        } else if (run == RUN_PARKED_SEND) {
-            ona__system *target = ona__runtime_resolve(rt, sys->send_target);
+        } else if (run == ONA__RUN_PARKED_SEND) {
+            ona__system *target = ona__actor_resolve(core, sys->send_target);
             bool alive = target && target->status != ONA_SYSTEM_STOPPED;
             if (alive && ona__mailbox_is_full(target->mailbox))
                 continue; /* still waiting for room */
             if (target)
-                ona__system_waiters_remove(target, sys);
-            sys->resume = alive ? RESUME_SEND : RESUME_SEND_DEAD;
+                ona__actor_waiters_remove(target, sys);
+            if (!alive)
+                snprintf(sys->wait_error, sizeof sys->wait_error,
+                         "the receiving system went away while this one waited for room in its "
+                         "mailbox; the message was not sent");
+            sys->resume = alive ? ONA__RESUME_SEND_READY : ONA__RESUME_SEND_FAILED;
         } else {
             /* Woken between frames (its resume is set); nothing else is possible here. */
-            ONA_ASSERT(run == RUN_QUEUED);
+            ONA_ASSERT(run == ONA__RUN_QUEUED);
         }
-        atomic_store_explicit(&sys->run, RUN_QUEUED, memory_order_relaxed);
-        rt->frame_list[(base + n) % rt->frame_list_cap] = sys;
+        atomic_store_explicit(&sys->run, ONA__RUN_QUEUED, memory_order_relaxed);
+        core->frame_list[(base + n) % core->frame_list_cap] = sys;
         n++;
     }
     /* relaxed: published by the release store of the count below. */
-    atomic_store_explicit(&rt->active, (int)n, memory_order_relaxed);
+    atomic_store_explicit(&core->active, (int)n, memory_order_relaxed);
     /* release: threads that see the count see the entries, their queued state and `active`. */
-    atomic_store_explicit(&rt->frame_list_count, base + n, memory_order_release);
+    atomic_store_explicit(&core->frame_list_count, base + n, memory_order_release);
     return n;
 }
 
-void ona__scheduler_run_frame(ona_runtime *rt) {
-    ona__worker *w = &rt->workers[0];
+void ona__scheduler_run_frame(ona__core *core) {
+    ona__worker *w = &core->workers[0];
     tls_worker = w;
-    for (uint32_t i = 0; i < rt->thread_count; i++)
-        rt->workers[i].busy_ns = 0;
-    uint32_t n = queue_frame(rt);
-    atomic_store_explicit(&rt->frame_running, true, memory_order_release);
+    for (uint32_t i = 0; i < core->thread_count; i++)
+        core->workers[i].busy_ns = 0;
+    uint32_t n = queue_frame(core);
+    atomic_store_explicit(&core->frame_running, true, memory_order_release);
 
 /* Wake helpers only when last frame's work was worth sharing (see the file note). */
-    uint32_t helpers = rt->thread_count - 1;
-    if (rt->frame > 1) {
-        uint64_t worth = rt->last_busy_ns / SHARE_THRESHOLD_NS;
+    uint32_t helpers = core->thread_count - 1;
+    if (core->frame > 1) {
+        uint64_t worth = core->last_busy_ns / SHARE_THRESHOLD_NS;
         if (worth < helpers)
             helpers = (uint32_t)worth;
     }
@@ -532,30 +458,30 @@ void ona__scheduler_run_frame(ona_runtime *rt) {
         helpers = 0;
     else if (helpers > n - 1)
         helpers = n - 1;
-    notify(rt, (int)helpers);
+    notify(core, (int)helpers);
 
     for (;;) {
-        ona__system *sys = find_work(rt, w);
+        ona__system *sys = find_work(core, w);
         if (sys) {
-            run_system(rt, w, sys);
+            run_system(core, w, sys);
             continue;
         }
-        if (atomic_load_explicit(&rt->active, memory_order_acquire) == 0) {
-            uint32_t woken = release_receivers(rt);
+        if (atomic_load_explicit(&core->active, memory_order_acquire) == 0) {
+            uint32_t woken = release_receivers(core);
             if (woken == 0)
-                woken = break_deadlocks(rt);
+                woken = break_deadlocks(core);
             if (woken == 0)
                 break;
             if (woken > 1)
-                notify(rt, (int)ONA_MIN(woken - 1, rt->thread_count - 1));
+                notify(core, (int)ONA_MIN(woken - 1, core->thread_count - 1));
             continue;
         }
-        wait_for_work(rt, w);
+        wait_for_work(core, w);
     }
-    atomic_store_explicit(&rt->frame_running, false, memory_order_release);
+    atomic_store_explicit(&core->frame_running, false, memory_order_release);
     uint64_t busy = 0;
-    for (uint32_t i = 0; i < rt->thread_count; i++)
-        busy += rt->workers[i].busy_ns;
-    rt->last_busy_ns = busy;
+    for (uint32_t i = 0; i < core->thread_count; i++)
+        busy += core->workers[i].busy_ns;
+    core->last_busy_ns = busy;
     tls_worker = NULL;
 }

@@ -147,7 +147,7 @@ int ona_string_compare(const ona_string *a, const ona_string *b) {
 uint64_t ona_string_hash(const ona_string *s) {
     const unsigned char *p = (const unsigned char *)ona_string_data(s);
     size_t n = ona_string_length(s);
-    uint64_t h = 1469598103934665603ull; /* FNV-1a 64 offset basis */
+    uint64_t h = 14695981039346656037ull; /* FNV-1a 64 offset basis */
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ull; /* FNV-1a 64 prime */

@@ -11,7 +11,7 @@
 #include "trace.h"
 
 #include "common.h"
-#include "system.h"
+#include "core.h"
 
 void ona__trace_record(ona__trace_buffer *b, const ona__system *sys, uint8_t kind,
                        uint64_t start_ns, uint64_t end_ns) {
@@ -62,17 +62,17 @@ static void metadata(ona__trace *t, int pid, uint32_t tid, const char *kind, con
     fputs("}}", t->file);
 }
 
-int ona_runtime_trace_begin(ona_runtime *rt, const char *path) {
-    if (!rt || !path || strlen(path) >= sizeof rt->trace.path)
+int ona__trace_begin(ona__core *core, const char *path) {
+    if (!path || strlen(path) >= sizeof core->trace.path)
         return ONA_EINVAL;
-    if (rt->trace.file)
-        ona_runtime_trace_end(rt);
+    if (core->trace.file)
+        ona__trace_end(core);
     FILE *f = fopen(path, "w");
     if (!f) {
         ona_log(ONA_LOG_ERROR, "trace", "cannot write %s", path);
         return ONA_EIO;
     }
-    ona__trace *t = &rt->trace;
+    ona__trace *t = &core->trace;
     t->file = f;
     t->first = true;
     t->origin_ns = ona__now_ns();
@@ -80,13 +80,13 @@ int ona_runtime_trace_begin(ona_runtime *rt, const char *path) {
     fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
     metadata(t, 1, 0, "process_name", "ona threads");
     metadata(t, 2, 0, "process_name", "ona systems (parked time)");
-    for (uint32_t i = 0; i < rt->thread_count; i++) {
+    for (uint32_t i = 0; i < core->thread_count; i++) {
         char name[32];
         snprintf(name, sizeof name, i == 0 ? "main" : "ona-worker-%u", i);
         metadata(t, 1, i, "thread_name", name);
     }
     metadata(t, 1, 1000, "thread_name", "frames");
-    rt->tracing = true;
+    core->tracing = true;
     return 0;
 }
 
@@ -94,13 +94,13 @@ static double us(const ona__trace *t, uint64_t ns) {
     return ns >= t->origin_ns ? (double)(ns - t->origin_ns) / 1000.0 : 0.0;
 }
 
-void ona__trace_write_frame(ona_runtime *rt, uint64_t frame_start_ns, uint64_t frame_end_ns) {
-    ona__trace *t = &rt->trace;
+void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t frame_end_ns) {
+    ona__trace *t = &core->trace;
     if (!t->file)
         return;
     FILE *f = t->file;
-    for (uint32_t w = 0; w < rt->thread_count; w++) {
-        ona__trace_buffer *b = &rt->workers[w].trace;
+    for (uint32_t w = 0; w < core->thread_count; w++) {
+        ona__trace_buffer *b = &core->workers[w].trace;
         for (uint32_t i = 0; i < b->count; i++) {
             const ona__trace_event *e = &b->events[i];
             const ona__system *sys = e->sys;
@@ -110,15 +110,15 @@ void ona__trace_write_frame(ona_runtime *rt, uint64_t frame_start_ns, uint64_t f
             if (e->kind == ONA__TRACE_TURN)
                 fprintf(f,
                         ",\"cat\":\"turn\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
-                        "\"dur\":%.3f,\"args\":{\"frame\":%llu,\"system\":%u}}",
+                        "\"dur\":%.3f,\"args\":{\"frame\":%llu,\"system\":%llu}}",
                         w, us(t, e->start_ns), (double)(e->end_ns - e->start_ns) / 1000.0,
-                        (unsigned long long)rt->frame, sys->id);
+                        (unsigned long long)core->frame, (unsigned long long)sys->id);
             else
                 fprintf(f,
                         ",\"cat\":\"parked\",\"ph\":\"X\",\"pid\":2,\"tid\":%u,\"ts\":%.3f,"
                         "\"dur\":%.3f,\"args\":{\"frame\":%llu}}",
-                        sys->id & 0xFFFFu, us(t, e->start_ns),
-                        (double)(e->end_ns - e->start_ns) / 1000.0, (unsigned long long)rt->frame);
+                        sys->spawn_order, us(t, e->start_ns),
+                        (double)(e->end_ns - e->start_ns) / 1000.0, (unsigned long long)core->frame);
         }
         if (b->dropped)
             ona_log(ONA_LOG_WARN, "trace", "%u events of thread %u lost (out of memory)",
@@ -127,10 +127,10 @@ void ona__trace_write_frame(ona_runtime *rt, uint64_t frame_start_ns, uint64_t f
         b->dropped = 0;
     }
     /* Name each system's parked track once, the first frame it appears. */
-    for (uint32_t i = 0; i < rt->system_count; i++) {
-        ona__system *sys = rt->systems[i];
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
         if (!sys->trace_named) {
-            metadata(t, 2, sys->id & 0xFFFFu, "thread_name", sys->name);
+            metadata(t, 2, sys->spawn_order, "thread_name", sys->name);
             sys->trace_named = true;
         }
     }
@@ -138,15 +138,13 @@ void ona__trace_write_frame(ona_runtime *rt, uint64_t frame_start_ns, uint64_t f
     fprintf(f,
             "{\"name\":\"frame %llu\",\"cat\":\"frame\",\"ph\":\"X\",\"pid\":1,\"tid\":1000,"
             "\"ts\":%.3f,\"dur\":%.3f}",
-            (unsigned long long)rt->frame, us(t, frame_start_ns),
+            (unsigned long long)core->frame, us(t, frame_start_ns),
             (double)(frame_end_ns - frame_start_ns) / 1000.0);
 }
 
-int ona_runtime_trace_end(ona_runtime *rt) {
-    if (!rt)
-        return ONA_EINVAL;
-    ona__trace *t = &rt->trace;
-    rt->tracing = false;
+int ona__trace_end(ona__core *core) {
+    ona__trace *t = &core->trace;
+    core->tracing = false;
     if (!t->file)
         return 0;
     fputs("\n]}\n", t->file);

@@ -11,7 +11,7 @@
  */
 #include "video.h"
 
-#include "system.h"
+#include "common.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -47,7 +47,7 @@ static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, siz
     char binaries[2][PATH_MAX];
     int binary_count = 0;
     union {
-        int (*fn)(ona__video *, ona_video, const ona_window_desc *);
+        int (*fn)(ona__video *, ona_video, const ona_window_desc *, uint32_t);
         void *address;
     } self = {.fn = ona__video_init};
     Dl_info info;
@@ -98,7 +98,8 @@ static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, siz
     return NULL;
 }
 
-int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) {
+int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc,
+                    uint32_t threads) {
     memset(v, 0, sizeof *v);
     memset(&v->camera, 0, sizeof v->camera);
     v->camera.zoom = 1;
@@ -109,11 +110,16 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) 
     v->camera.y = (float)v->height / 2;
     if (uv_mutex_init(&v->lock))
         return ONA_ENOMEM;
-    int rc = ona__textures_init(&v->textures);
+    v->queues = ona__calloc(threads ? threads : 1, sizeof *v->queues);
+    int rc = v->queues ? ona__textures_init(&v->textures) : ONA_ENOMEM;
     if (rc) {
+        ona__free(v->queues);
         uv_mutex_destroy(&v->lock);
         return rc;
     }
+    v->queue_count = threads ? threads : 1;
+    for (uint32_t i = 0; i < v->queue_count; i++)
+        ona__render_queue_init(&v->queues[i]);
     v->mode = ONA_VIDEO_NONE;
     if (mode == ONA_VIDEO_NONE)
         return 0;
@@ -139,6 +145,11 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc) 
 }
 
 void ona__video_free(ona__video *v) {
+    for (uint32_t i = 0; i < v->queue_count; i++)
+        ona__render_queue_free(&v->queues[i]);
+    ona__free(v->queues);
+    v->queues = NULL;
+    v->queue_count = 0;
     ona__textures_free(&v->textures, v->gfx);
     ona__render_list_free(&v->list);
     ona__free(v->runs);
@@ -268,36 +279,14 @@ uint32_t ona__video_text(const char *text, size_t size, float x, float y, float 
 }
 
 /* The stats overlay in screen space: positioned through the inverse camera. */
-static uint32_t overlay_sprites(ona_runtime *rt, ona_sprite *out, uint32_t max) {
-    ona__video *v = &rt->video;
-    ona_runtime_stats st;
-    ona_runtime_stats_get(rt, &st);
+static uint32_t overlay_sprites(ona__video *v, const ona__overlay *overlay, ona_sprite *out,
+                                uint32_t max) {
     char text[2048];
-    int len = snprintf(text, sizeof text,
-                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
-                       "system            turn us    in   out  mailbox   KB",
-                       v->fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
-                       (unsigned long long)st.messages, v->list.sprite_total);
-    /* The same per-system figures as --stats, for the first systems in spawn order. */
-    for (uint32_t i = 0, shown = 0; i < rt->system_count && shown < 12 && len > 0 &&
-                                    (size_t)len < sizeof text - 96;
-         i++) {
-        ona_system_stats s;
-        if (ona_runtime_system_stats(rt, (ona_system){rt->systems[i]->id}, &s) != 0 ||
-            s.status == ONA_SYSTEM_STOPPED)
-            continue;
-        len += snprintf(text + len, sizeof text - (size_t)len,
-                        "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f", s.name,
-                        (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
-                        (unsigned long long)s.messages_out, s.mailbox_high_water,
-                        s.mailbox_capacity, (double)s.memory / 1024.0);
-        shown++;
-    }
+    size_t len = overlay->text(overlay->user, v->fps, v->list.sprite_total, text, sizeof text);
     float zoom = v->camera.zoom > 0 ? v->camera.zoom : 1;
     float x = v->camera.x - (float)v->width / 2 / zoom + 8 / zoom;
     float y = v->camera.y - (float)v->height / 2 / zoom + 8 / zoom;
-    len = ONA_MIN(len, (int)sizeof text - 1);
-    return ona__video_text(text, (size_t)ONA_MAX(len, 0), x, y, 2 / zoom,
+    return ona__video_text(text, ONA_MIN(len, sizeof text - 1), x, y, 2 / zoom,
                            ONA_RGBA(255, 255, 96, 255), out, max);
 }
 
@@ -315,12 +304,15 @@ static int grow_runs(ona__video *v, uint32_t need) {
     return 0;
 }
 
-void ona__video_present(ona_runtime *rt) {
-    ona__video *v = &rt->video;
+ona__render_queue *ona__video_queue(ona__video *v, int thread) {
+    return thread >= 0 && (uint32_t)thread < v->queue_count ? &v->queues[thread] : NULL;
+}
+
+void ona__video_present(ona__video *v, const ona__overlay *overlay) {
     ona__render_queue *queues[256];
-    uint32_t nq = ONA_MIN(rt->thread_count, 256u);
+    uint32_t nq = ONA_MIN(v->queue_count, 256u);
     for (uint32_t i = 0; i < nq; i++)
-        queues[i] = &rt->workers[i].queue;
+        queues[i] = &v->queues[i];
     if (ona__render_merge(queues, nq, &v->list) != 0)
         ona_log(ONA_LOG_ERROR, "gfx", "out of memory merging the render queues; frame skipped");
     else if (v->list.has_setting) {
@@ -332,8 +324,9 @@ void ona__video_present(ona_runtime *rt) {
 
     if (v->gfx) {
         ona__textures_upload(&v->textures, v->gfx);
-        ona_sprite overlay[2048];
-        uint32_t overlay_count = v->overlay ? overlay_sprites(rt, overlay, 2048) : 0;
+        ona_sprite overlay_sprites_buf[2048];
+        uint32_t overlay_count =
+            v->overlay && overlay ? overlay_sprites(v, overlay, overlay_sprites_buf, 2048) : 0;
         uint32_t total = v->list.sprite_total + overlay_count;
         ona__gfx_begin(v->gfx, v->width, v->height, v->clear, &v->camera);
         ona__sprite *instances = ona__gfx_instances(v->gfx, total);
@@ -356,7 +349,7 @@ void ona__video_present(ona_runtime *rt) {
                 written += d->count;
             }
             if (overlay_count) {
-                memcpy(instances + written, overlay, overlay_count * sizeof(ona_sprite));
+                memcpy(instances + written, overlay_sprites_buf, overlay_count * sizeof(ona_sprite));
                 ona__gfx_run *r = &v->runs[runs++];
                 r->texture = ona__textures_gl(&v->textures, v->textures.font.id, &r->width,
                                               &r->height);

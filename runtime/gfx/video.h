@@ -41,6 +41,11 @@ typedef struct ona__video {
     char screenshot_path[1024];
     bool screenshot_requested;
 
+    /* One render queue per thread that runs turns, written only by that thread during a frame
+     * and read by main in present (after the frame's end synchronised with every turn). */
+    ona__render_queue *queues;
+    uint32_t queue_count;
+
     ona__gfx_run *runs;      /* this frame's draws (reused) */
     uint32_t run_capacity;
 
@@ -55,16 +60,24 @@ typedef struct ona__video {
     double fps;
 } ona__video;
 
-struct ona_runtime;
+/* The F3 overlay's text, written by whoever embeds the video (the runtime's statistics): returns
+ * its length. */
+typedef struct ona__overlay {
+    size_t (*text)(void *user, double fps, uint32_t sprites, char *buf, size_t size);
+    void *user;
+} ona__overlay;
 
-int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc);
+/* `threads`: how many threads draw (one render queue each). */
+int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads);
 void ona__video_free(ona__video *v);
 /* Main, before the turns: polls the window, takes injected events, updates input state. Sets
  * *quit when the window was closed. */
 void ona__video_begin_frame(ona__video *v, bool *quit);
-/* Main, after the turns: uploads textures, merges the queues, draws, overlays, screenshots,
- * swaps; then clears the queues. */
-void ona__video_present(struct ona_runtime *rt);
+/* The render queue of the thread with that index (ona__scheduler_thread_index), or NULL. */
+ona__render_queue *ona__video_queue(ona__video *v, int thread);
+/* Main, after the turns: uploads textures, merges the queues, draws, the overlay (when on and
+ * `overlay` is given), screenshots, swaps; then clears the queues. */
+void ona__video_present(ona__video *v, const ona__overlay *overlay);
 /* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
 uint32_t ona__video_text(const char *text, size_t size, float x, float y, float scale,

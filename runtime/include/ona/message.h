@@ -59,9 +59,8 @@ typedef struct ona_message {
     uint32_t size;     /* encoded bytes */
     uint32_t capacity; /* of heap */
     uint32_t count;    /* top-level values */
-    uint32_t sender;   /* the sending system's handle id; 0 when sent from outside a system */
     uint32_t flags;
-    uint32_t reserved_;
+    uint64_t sender;   /* the sending system's handle id; 0 when sent from outside a system */
     uint8_t inline_data[ONA_MESSAGE_INLINE];
 } ona_message;
 
@@ -73,7 +72,7 @@ ONA_API void ona_message_release(ona_message *m);
 /* The number of top-level values. */
 ONA_API uint32_t ona_message_count(const ona_message *m);
 /* The sending system's handle id (0 from outside a system). */
-ONA_API uint32_t ona_message_sender(const ona_message *m);
+ONA_API uint64_t ona_message_sender(const ona_message *m);
 
 /* --- Writing --------------------------------------------------------------------------------- */
 

@@ -12,8 +12,11 @@
  *  - ona_ctx_* functions are valid only inside a native system's callback, on the thread running
  *    it, with the ctx it was given.
  *
- * Handles: an ona_system is a generation-checked id; 0 is never valid. A handle to a killed or
- * replaced system is stale: functions return ONA_ESTALE for it, never crash.
+ * Handles: an ona_system is a generation-checked id below 2^53 (so a Lua number holds it
+ * exactly); 0 is never valid. A handle to a killed or stopped system is stale from the frame
+ * boundary that removes it, for good: its slot's generation never wraps onto it, so functions
+ * return ONA_ESTALE (or ONA_EDEAD while the runtime still remembers the system's name) and never
+ * reach another system.
  */
 #ifndef ONA_RUNTIME_H
 #define ONA_RUNTIME_H
@@ -29,7 +32,7 @@ typedef struct ona_runtime ona_runtime;
 typedef struct ona_ctx ona_ctx;
 
 typedef struct ona_system {
-    uint32_t id;
+    uint64_t id;
 } ona_system;
 
 /* What happens to a system whose callback raised a Lua error or returned an error code. */

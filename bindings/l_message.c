@@ -1,5 +1,5 @@
 /*
- * message_lua.c: the Lua side of the message codec (runtime/core/message.h): encoding values from a
+ * l_message.c: the Lua side of the message codec (runtime/core/message.h): encoding values from a
  * sender's stack into a message, committing the buffer moves, and decoding a message onto a
  * receiver's stack. The byte format and the writer are message.c's.
  *
@@ -22,7 +22,7 @@
 #include "common.h"
 
 #include "l_types.h"
-#include "message.h"
+#include "l_message.h"
 
 #include <lauxlib.h>
 #include <math.h>

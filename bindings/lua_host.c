@@ -1,0 +1,403 @@
+/*
+ * lua_host.c: a Lua system's state: creation with a counting allocator, the prelude, its script's
+ * chunk, its restart and its end (lua_host.h). Turns are in lua_turn.c, reloads in lua_reload.c.
+ *
+ * Design note.
+ *  - Every Lua system has its own lua_State made with a counting allocator whose user pointer is
+ *    the system's ona__lua, so memory per system is reported and an optional cap becomes an
+ *    out-of-memory error in that system only. The user pointer is also how the `ona` bindings
+ *    find their system from any coroutine of the state.
+ *  - A spawn registers the system with the core first, then runs its chunk on the spawning
+ *    thread, so a missing file or a compile error is returned to the spawner, and a chunk that
+ *    spawns until max_systems cannot take its own place. A chunk that fails leaves the system
+ *    abandoned: the core frees it at the next boundary without running anything of it.
+ *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
+ *    next frame boundary.
+ */
+#include "lua_host.h"
+
+#include "l_gfx.h"
+#include "l_message.h"
+#include "l_ona.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+
+/* --- The counting allocator ------------------------------------------------------------------ */
+
+static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    ona__lua *lua = ud;
+    if (!ptr)
+        osize = 0;
+    if (nsize == 0) {
+        free(ptr);
+        lua->mem_used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && lua->mem_cap && !lua->cap_lifted &&
+        lua->mem_used + (nsize - osize) > lua->mem_cap) {
+        lua->mem_exceeded = true;
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p)
+        return NULL;
+    lua->mem_used = lua->mem_used - osize + nsize;
+    if (lua->mem_used > lua->mem_peak)
+        lua->mem_peak = lua->mem_used;
+    return p;
+}
+
+ona__lua *ona__lua_of(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+/* --- The state ------------------------------------------------------------------------------- */
+
+extern const unsigned char ona_prelude_lua[];
+extern const unsigned long ona_prelude_lua_size;
+
+/* Builds "root1/?.lua;root1/?/init.lua;root2/?.lua;..." for package.path. */
+static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
+    for (uint32_t i = 0; i < rt->root_count; i++) {
+        if (i)
+            luaL_addchar(b, ';');
+        luaL_addstring(b, rt->roots[i]);
+        luaL_addstring(b, "/?.lua;");
+        luaL_addstring(b, rt->roots[i]);
+        luaL_addstring(b, "/?/init.lua");
+    }
+}
+
+/* Runs under lua_cpcall: opens the libraries and the `ona` module, runs the prelude (which
+ * returns the turn trampoline and the reload function, kept in the registry), loads and runs the
+ * script chunk, and keeps what it returned. */
+static int open_state(lua_State *L) {
+    ona__lua *lua = lua_touserdata(L, 1);
+    ona_runtime *rt = lua->rt;
+    lua_settop(L, 0);
+    luaL_openlibs(L);
+    ona__lua_register_types(L);
+    ona__lua_open_ona(L); /* pushes ona, raw */
+    lua_pushvalue(L, -2);
+    lua_setglobal(L, "ona");
+    /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
+    const char *prelude = rt->prelude_bc ? rt->prelude_bc : (const char *)ona_prelude_lua;
+    size_t prelude_size = rt->prelude_bc ? rt->prelude_bc_size : ona_prelude_lua_size;
+    if (luaL_loadbuffer(L, prelude, prelude_size, "=prelude.lua"))
+        return lua_error(L);
+    lua_insert(L, -3); /* prelude, ona, raw */
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    build_package_path(rt, &b);
+    luaL_pushresult(&b);
+    lua_call(L, 3, 2);
+    lua_setfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
+    lua_setfield(L, LUA_REGISTRYINDEX, ONA__TURN_KEY);
+
+    lua_newtable(L);
+    lua->state_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_newtable(L);
+    lua->events_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    /* luaL_loadfile names the chunk "@path", so errors read path:line: message. */
+    if (luaL_loadfile(L, lua->script_path))
+        return lua_error(L);
+    /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
+    if (ona__lua_push_args(lua, L) != 0)
+        return luaL_error(L, "%s: the spawn args could not be copied", lua->script_path);
+    lua_call(L, 1, 1);
+    if (lua_istable(L, -1)) {
+        lua->module_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua->sys->one_shot = true;
+    } else {
+        return luaL_error(L, "%s: a system script must return a table of callbacks (init, "
+                             "process, exit, reload) or nothing, not a %s",
+                          lua->script_path, luaL_typename(L, -1));
+    }
+    return 0;
+}
+
+/* A Lua error outside any protected call cannot be recovered: say which system it was before
+ * LuaJIT ends the process. The runtime keeps its own calls protected or under a lifted cap, so
+ * only a real out-of-memory of the process gets here. */
+static int on_panic(lua_State *L) {
+    ona__lua *lua = ona__lua_of(L);
+    ona_log(ONA_LOG_ERROR, lua ? lua->sys->name : "lua", "unprotected Lua error, aborting: %s",
+            lua_tostring(L, -1) ? lua_tostring(L, -1) : "(not a string)");
+    return 0;
+}
+
+int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
+    lua->mem_used = lua->mem_peak = 0;
+    lua->mem_exceeded = false;
+    lua_State *L = lua_newstate(lua_alloc, lua);
+    if (!L) {
+        snprintf(err, errsize, "could not create a Lua state%s",
+                 lua->mem_cap ? " (memory cap too small?)" : "");
+        return ONA_ENOMEM;
+    }
+    lua_atpanic(L, on_panic);
+    lua->L = L;
+    lua->co = NULL;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
+    lua->sys->one_shot = false;
+    int rc = lua_cpcall(L, open_state, lua);
+    if (rc) {
+        const char *msg = lua_tostring(L, -1);
+        snprintf(err, errsize, "%s", msg ? msg : "(error object is not a string)");
+        int code = rc == LUA_ERRMEM ? ONA_ENOMEM : ONA_ESCRIPT;
+        if (rc == LUA_ERRMEM && lua->mem_exceeded)
+            snprintf(err, errsize, "%s: exceeded its memory cap of %zu bytes while loading",
+                     lua->script_path, lua->mem_cap);
+        lua_close(L);
+        lua->L = NULL;
+        return code;
+    }
+    lua_settop(L, 0);
+    return 0;
+}
+
+static int call_exit(lua_State *L) {
+    ona__lua *lua = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua->module_ref);
+    lua_getfield(L, -1, "exit");
+    if (!lua_isfunction(L, -1))
+        return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua->state_ref);
+    lua_call(L, 1, 0);
+    return 0;
+}
+
+void ona__lua_close(ona__lua *lua, bool run_exit) {
+    if (!lua->L)
+        return;
+    if (run_exit && lua->module_ref != LUA_NOREF && lua_cpcall(lua->L, call_exit, lua))
+        ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", lua_tostring(lua->L, -1));
+    lua_close(lua->L);
+    lua->L = NULL;
+    lua->co = NULL;
+}
+
+int ona__lua_push_args(ona__lua *lua, lua_State *L) {
+    if (!lua_checkstack(L, 2 + (int)ona_message_count(&lua->args)))
+        return ONA_ENOMEM;
+    if (ona_message_count(&lua->args) == 0) {
+        lua_pushnil(L);
+        return 0;
+    }
+    ona_message copy;
+    char err[256];
+    int rc = ona__message_clone(&lua->args, &copy);
+    if (rc)
+        return rc;
+    int n = ona__message_decode_lua(&copy, L, err, sizeof err);
+    ona_message_release(&copy);
+    if (n < 0)
+        return n;
+    if (n == 0)
+        lua_pushnil(L);
+    else if (n > 1)
+        lua_pop(L, n - 1);
+    return 0;
+}
+
+/* --- The host -------------------------------------------------------------------------------- */
+
+static void lua_free(ona__lua *lua) {
+    ona_message_release(&lua->args);
+    ona__free(lua->script_path);
+    ona__free(lua);
+}
+
+static void host_destroy(ona__system *sys, bool run_exit) {
+    ona__lua *lua = sys->host_data;
+    ona__lua_close(lua, run_exit);
+    lua_free(lua);
+}
+
+static int host_restart(ona__system *sys) {
+    ona__lua *lua = sys->host_data;
+    ona__lua_close(lua, false);
+    char err[512];
+    int rc = ona__lua_load(lua, err, sizeof err);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, sys->name, "restart failed: %s", err);
+    return rc;
+}
+
+static void host_memory(const ona__system *sys, size_t *used, size_t *peak, size_t *cap) {
+    const ona__lua *lua = sys->host_data;
+    *used = lua->L ? lua->mem_used : 0;
+    *peak = lua->mem_peak;
+    *cap = lua->mem_cap;
+}
+
+const ona__host ona__lua_host = {
+    .kind = "lua",
+    .run = ona__lua_run,
+    .restart = host_restart,
+    .destroy = host_destroy,
+    .memory = host_memory,
+};
+
+/* --- Spawning -------------------------------------------------------------------------------- */
+
+static bool message_has_buffer(ona_message *m) {
+    ona_message_reader r;
+    ona_message_reader_begin(&r, m);
+    ona_value v;
+    while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END)
+        if (v.type == ONA_VALUE_BUFFER)
+            return true;
+    return false;
+}
+
+/* The system's name: the desc's, else the script's file name without ".lua". */
+static void default_name(const ona_spawn_desc *desc, const char *path, char *name, size_t size) {
+    if (desc->name && desc->name[0]) {
+        snprintf(name, size, "%s", desc->name);
+        return;
+    }
+    const char *base = strrchr(path, '/');
+    snprintf(name, size, "%s", base ? base + 1 : path);
+    char *dot = strrchr(name, '.');
+    if (dot && strcmp(dot, ".lua") == 0)
+        *dot = '\0';
+}
+
+int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out, char *err,
+                   size_t errsize) {
+    ona_message *args = desc ? desc->args : NULL;
+    char path[4096];
+    int rc = 0;
+    if (!rt || !desc || !out || !desc->script) {
+        snprintf(err, errsize, "spawn needs a runtime, a desc with a script, and an out handle");
+        rc = ONA_EINVAL;
+    } else if (args && message_has_buffer(args)) {
+        snprintf(err, errsize, "spawn arguments cannot carry buffers (a restart replays them): "
+                               "send the buffer as a message instead");
+        rc = ONA_EINVAL;
+    } else if ((rc = ona__runtime_find(rt, desc->script, path, sizeof path)) != 0) {
+        if (rc == ONA_ERANGE)
+            snprintf(err, errsize, "the path of script '%s' is too long", desc->script);
+        else
+            snprintf(err, errsize, "no such script '%s' (searched the script roots: %s%s)",
+                     desc->script, rt->roots[0], rt->root_count > 1 ? ", ..." : "");
+    }
+    ona__lua *lua = NULL;
+    if (rc == 0) {
+        lua = ona__calloc(1, sizeof *lua);
+        lua->script_path = lua ? ona__malloc(strlen(path) + 1) : NULL;
+        if (!lua || !lua->script_path) {
+            ona__free(lua);
+            lua = NULL;
+            snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
+            rc = ONA_ENOMEM;
+        }
+    }
+    if (rc) {
+        if (args)
+            ona_message_release(args);
+        if (out)
+            out->id = 0;
+        return rc;
+    }
+    strcpy(lua->script_path, path);
+    lua->rt = rt;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
+    lua->mem_cap = desc->memory_cap ? desc->memory_cap : rt->desc.memory_cap;
+    ona_message_init(&lua->args);
+    if (args) {
+        lua->args = *args;
+        ona_message_init(args);
+    }
+    char name[64];
+    default_name(desc, path, name, sizeof name);
+    ona__spawn spawn = {
+        .name = name,
+        .host = &ona__lua_host,
+        .host_data = lua,
+        .mailbox_capacity = desc->mailbox_capacity,
+        .restart_limit = desc->restart_limit,
+        .policy = desc->policy,
+    };
+    ona__system *sys;
+    rc = ona__core_spawn(&rt->core, &spawn, &sys, err, errsize);
+    if (rc) {
+        lua_free(lua);
+        out->id = 0;
+        return rc;
+    }
+    lua->sys = sys;
+    rc = ona__lua_load(lua, err, errsize);
+    if (rc) {
+        ona__core_abandon(&rt->core, sys);
+        out->id = 0;
+        return rc;
+    }
+    if (sys->one_shot) {
+        /* Its chunk was its whole life: close the state now, end it at the boundary. */
+        ona__lua_close(lua, false);
+        sys->status = ONA_SYSTEM_STOPPED;
+    } else {
+        ona__hot_reload_watch(&rt->hot, path);
+    }
+    out->id = sys->id;
+    return 0;
+}
+
+/* --- The prelude's bytecode ------------------------------------------------------------------ */
+
+typedef struct bytecode {
+    char *data;
+    size_t size, capacity;
+    bool failed;
+} bytecode;
+
+static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
+    (void)L;
+    bytecode *bc = ud;
+    if (bc->size + size > bc->capacity) {
+        size_t cap = bc->capacity ? bc->capacity * 2 : 16384;
+        while (cap < bc->size + size)
+            cap *= 2;
+        char *grown = ona__realloc(bc->data, cap);
+        if (!grown) {
+            bc->failed = true;
+            return 1;
+        }
+        bc->data = grown;
+        bc->capacity = cap;
+    }
+    memcpy(bc->data + bc->size, p, size);
+    bc->size += size;
+    return 0;
+}
+
+void ona__lua_compile_prelude(ona_runtime *rt) {
+    lua_State *L = luaL_newstate();
+    if (!L)
+        return;
+    bytecode bc = {0};
+    int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
+                             "=prelude.lua");
+    if (rc == 0)
+        rc = lua_dump(L, write_bytecode, &bc);
+    if (rc || bc.failed) {
+        /* Not fatal: every spawn then compiles the source, as it would without this. */
+        ona_log(ONA_LOG_WARN, "runtime", "prelude bytecode not made (%s); loading its source",
+                lua_isstring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+        ona__free(bc.data);
+        bc.data = NULL;
+        bc.size = 0;
+    }
+    lua_close(L);
+    rt->prelude_bc = bc.data;
+    rt->prelude_bc_size = bc.size;
+}

@@ -1,0 +1,62 @@
+/*
+ * lua_host.h: the Lua host: what makes a core system (runtime/core/actor.h) a Lua system. Its
+ * state, its counting allocator, the prelude, its turns as coroutine resumes, its restart, its
+ * end, and the Lua half of hot reload. Internal to the library.
+ *
+ * Who owns what: an ona__lua belongs to its system (host_data) and is touched only by the thread
+ * running that system's turn, or by main between frames (restart, reload, destroy).
+ */
+#ifndef ONA_LUA_HOST_H
+#define ONA_LUA_HOST_H
+
+#include "runtime_internal.h"
+
+#include "l_ona.h"
+
+#include <lua.h>
+
+/* Why a Lua turn yielded, set by the `ona` functions just before they yield. */
+enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND };
+
+typedef struct ona__lua {
+    ona_runtime *rt;
+    ona__system *sys;
+    char *script_path; /* resolved */
+    lua_State *L;
+    lua_State *co; /* the turn coroutine (reused while turns end normally) */
+    int co_ref, module_ref, state_ref, events_ref;
+    int park;      /* ONA__PARK_*: why the coroutine yielded */
+    size_t mem_used, mem_peak, mem_cap;
+    bool mem_exceeded;
+    /* The cap binds the script's own code only: while the runtime pushes resume values or builds
+     * an error report on the state (outside any protected call) it is lifted, so a system at its
+     * cap cannot make the runtime's own Lua API calls fail unprotected. */
+    bool cap_lifted;
+    ona_message args; /* spawn args, replayed on restart */
+} ona__lua;
+
+extern const ona__host ona__lua_host;
+
+/* The Lua system whose state (or coroutine) is L. */
+ona__lua *ona__lua_of(lua_State *L);
+
+/* Any thread: spawns a Lua system from desc->script (resolved under the script roots). Its chunk
+ * runs here, after the system is registered. `desc->args` is released in every case. */
+int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out, char *err,
+                   size_t errsize);
+/* Compiles the prelude to bytecode once for the runtime's spawns (never fails the runtime). */
+void ona__lua_compile_prelude(ona_runtime *rt);
+/* Makes the state and runs the chunk; on error `err` has the reason and no state is left. */
+int ona__lua_load(ona__lua *lua, char *err, size_t errsize);
+/* Closes the state (running the script's exit first when asked). */
+void ona__lua_close(ona__lua *lua, bool run_exit);
+/* Pushes the spawn args' first value (or nil). 0, or an error with nothing pushed. */
+int ona__lua_push_args(ona__lua *lua, lua_State *L);
+/* Main, between frames: re-runs the system's code if `path` is its script or a module it
+ * required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps running). */
+int ona__lua_reload(ona__system *sys, const char *path);
+
+/* lua_turn.c: the host's turn. */
+ona__turn ona__lua_run(ona__system *sys, ona__resume why);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * lua_reload.c: the Lua half of hot reload (lua_host.h): re-running a system's code inside its
+ * own lua_State at a frame boundary.
+ *
+ * Design note. The swap itself is the prelude's `reload` function (scripts/prelude.lua): project
+ * modules are forgotten and the script re-run with its spawn args, old functions are paired with
+ * new ones by name, the optional reload(state) hook migrates the state, and only then are
+ * functions in the state and module tables replaced. This file calls it protected, with the cap
+ * lifted (the runtime's own work on the state), and reports the outcome. Mailboxes are not
+ * touched, so no queued message is lost or reordered by a reload; a turn suspended in
+ * receive/send finishes in the code it started in.
+ */
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+
+typedef struct reload_call {
+    ona__lua *lua;
+    const char *changed;
+    int result;
+} reload_call;
+
+static int reload_in_state(lua_State *L) {
+    reload_call *call = lua_touserdata(L, 1);
+    ona__lua *lua = call->lua;
+    lua_settop(L, 0);
+    lua_getfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua->module_ref);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua->state_ref);
+    lua_pushstring(L, lua->script_path);
+    ona__lua_push_args(lua, L);
+    lua_pushstring(L, call->changed);
+    lua_call(L, 5, 2);
+    if (lua_isnil(L, 1)) {
+        call->result = 0;
+    } else if (lua_toboolean(L, 1)) {
+        call->result = 1;
+    } else {
+        call->result = -1;
+        ona_log(ONA_LOG_ERROR, lua->sys->name,
+                "reload of %s failed, the old code keeps running: %s", call->changed,
+                lua_tostring(L, 2) ? lua_tostring(L, 2) : "(no message)");
+    }
+    return 0;
+}
+
+int ona__lua_reload(ona__system *sys, const char *changed) {
+    if (sys->host != &ona__lua_host)
+        return 0;
+    ona__lua *lua = sys->host_data;
+    if (!lua->L || sys->one_shot || lua->module_ref == LUA_NOREF)
+        return 0;
+    reload_call call = {lua, changed, 0};
+    lua->cap_lifted = true;
+    int rc = lua_cpcall(lua->L, reload_in_state, &call);
+    lua->cap_lifted = false;
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, sys->name, "reload of %s failed, the old code keeps running: %s",
+                changed, lua_tostring(lua->L, -1) ? lua_tostring(lua->L, -1) : "(no message)");
+        lua_pop(lua->L, 1);
+        return -1;
+    }
+    return call.result;
+}

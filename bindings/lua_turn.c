@@ -1,0 +1,155 @@
+/*
+ * lua_turn.c: a Lua system's turn as coroutine resumes (the Lua host's `run`).
+ *
+ * Design note.
+ *  - A turn runs in a coroutine of the system's state. The coroutine is reused from turn to turn
+ *    while turns end normally (LuaJIT lets a finished thread be called again); one that raised
+ *    is dropped and a new one made.
+ *  - ona.receive()/ona.send() yield the coroutine with a park reason (lua->park); the core parks
+ *    the system and, when it is woken, runs it again through here with the reason it woke. What
+ *    the waiting call returns is pushed as the resume values, so the prelude's wrapper gets its
+ *    answer in one resume: `true, from, values...` for a message handed over by the wake, `true`
+ *    alone for the nil of quiescence or a completed send, `false, reason` for a send that failed
+ *    or a message that would not decode.
+ *  - Errors are logged with the system's name and a traceback and the turn fails; the core
+ *    applies the restart/stop policy at the frame boundary.
+ */
+#include "lua_host.h"
+
+#include "l_gfx.h"
+#include "l_message.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+
+/* Logs a Lua error of the turn coroutine with a traceback and drops the coroutine. */
+static void fail(ona__lua *lua, lua_State *co, int status) {
+    lua_State *L = lua->L;
+    const char *msg = lua_tostring(co, -1);
+    char text[512];
+    if (status == LUA_ERRMEM && lua->mem_exceeded)
+        snprintf(text, sizeof text, "exceeded its memory cap of %zu bytes (%s)", lua->mem_cap,
+                 lua->script_path);
+    else
+        snprintf(text, sizeof text, "%s", msg ? msg : "(error object is not a string)");
+    lua->cap_lifted = true;
+    luaL_traceback(L, co, text, 0);
+    ona__actor_fail(lua->sys, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
+    lua->co_ref = LUA_NOREF;
+    lua->co = NULL;
+    lua->mem_exceeded = false;
+    lua->cap_lifted = false;
+}
+
+/* Pushes what a new turn's trampoline takes: turn, module, state, events, dt, init?, [args]. */
+static int push_start(ona__lua *lua, lua_State *co) {
+    ona__system *sys = lua->sys;
+    ona_runtime *rt = lua->rt;
+    lua_settop(co, 0);
+    lua_getfield(co, LUA_REGISTRYINDEX, ONA__TURN_KEY);
+    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->module_ref);
+    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->state_ref);
+    if (rt->video.event_count)
+        ona__lua_push_events(co, &rt->video);
+    else
+        lua_rawgeti(co, LUA_REGISTRYINDEX, lua->events_ref);
+    lua_pushnumber(co, rt->core.dt);
+    lua_pushboolean(co, sys->needs_init);
+    if (!sys->needs_init)
+        return 5;
+    if (ona__lua_push_args(lua, co) != 0)
+        return -1;
+    sys->needs_init = false;
+    return 6;
+}
+
+/* Pushes the received message handed over in sys->inbox: true, from, values... */
+static int push_message(ona__lua *lua, lua_State *co) {
+    ona__system *sys = lua->sys;
+    if (!lua_checkstack(co, 3))
+        return -1;
+    lua_pushboolean(co, 1);
+    uint64_t sender = ona_message_sender(&sys->inbox);
+    if (sender)
+        lua_pushnumber(co, (lua_Number)sender);
+    else
+        lua_pushboolean(co, 0);
+    char err[256];
+    int n = ona__message_decode_lua(&sys->inbox, co, err, sizeof err);
+    ona_message_release(&sys->inbox);
+    if (n < 0) {
+        lua_pop(co, 2);
+        lua_pushboolean(co, 0);
+        lua_pushfstring(co, "ona.receive: %s received a malformed message: %s", sys->name, err);
+        return 2;
+    }
+    return n + 2;
+}
+
+static int push_resume(ona__lua *lua, lua_State *co, ona__resume why) {
+    switch (why) {
+    case ONA__RESUME_MESSAGE:
+        return push_message(lua, co);
+    case ONA__RESUME_NIL:
+    case ONA__RESUME_SENT:
+        lua_pushboolean(co, 1);
+        return 1;
+    case ONA__RESUME_SEND_FAILED:
+        lua_pushboolean(co, 0);
+        lua_pushfstring(co, "ona.send: %s", lua->sys->wait_error);
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
+    ona__lua *lua = sys->host_data;
+    lua_State *L = lua->L;
+    lua_State *co = lua->co;
+    lua->park = ONA__PARK_NONE;
+    lua->cap_lifted = true; /* until lua_resume: see the field's note */
+    int nargs;
+    if (why == ONA__RESUME_START) {
+        if (!co || lua_status(co) != 0) {
+            if (lua->co_ref != LUA_NOREF)
+                luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
+            co = lua_newthread(L);
+            lua->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+            lua->co = co;
+        }
+        nargs = push_start(lua, co);
+        if (nargs < 0) {
+            lua->cap_lifted = false;
+            ona__actor_fail(sys, "could not copy the spawn arguments for init");
+            return ONA__TURN_FAILED;
+        }
+    } else {
+        nargs = push_resume(lua, co, why);
+        if (nargs < 0) {
+            lua->cap_lifted = false;
+            ona__actor_fail(sys, "out of Lua stack space resuming the turn");
+            return ONA__TURN_FAILED;
+        }
+    }
+    lua->cap_lifted = false;
+    int status = lua_resume(co, nargs);
+    if (status == 0) {
+        lua_settop(co, 0);
+        return ONA__TURN_DONE;
+    }
+    if (status == LUA_YIELD) {
+        int park = lua->park;
+        lua->park = ONA__PARK_NONE;
+        lua_settop(co, 0);
+        if (park == ONA__PARK_RECV)
+            return ONA__TURN_PARK_RECV;
+        if (park == ONA__PARK_SEND)
+            return ONA__TURN_PARK_SEND;
+        return ONA__TURN_NEXT_FRAME;
+    }
+    fail(lua, co, status);
+    return ONA__TURN_FAILED;
+}

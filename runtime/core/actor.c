@@ -1,0 +1,286 @@
+/*
+ * actor.c: send, receive, park, wake and kill, written once for every kind of system.
+ *
+ * Design note.
+ *  - One path for a message: the sender's host encodes into `outgoing` (or the C API builds a
+ *    message), ona__actor_send pushes it into the receiver's mailbox and, if the receiver is
+ *    parked in receive, wakes it. The woken receiver's turn starts here, in
+ *    ona__actor_run_turn, which pops the message into its `inbox` before its host resumes, so
+ *    the host gets the message handed over instead of asking for it a second time.
+ *  - Parking protocol (Dekker style, both sides seq_cst): the parking thread stores the PARKED
+ *    state, fences, then re-checks the mailbox; a waker pushes (or pops), fences, then checks the
+ *    state. At least one of them sees the other, so a wakeup is never lost; whichever wins the
+ *    CAS out of the PARKED state runs the system. After the PARKED store the parking thread
+ *    touches nothing of the system but that CAS: another thread may already be running it.
+ *  - A sender parked on a full mailbox is on the receiver's waiter list (a FIFO under
+ *    `waiters_lock`); each pop wakes the first. Kills and stops are applied at the frame
+ *    boundary (lifecycle.c), which takes the dying system off every list and fails the senders
+ *    parked on it.
+ */
+#include "core.h"
+
+#include <stdio.h>
+
+ona__system *ona__actor_resolve(ona__core *core, uint64_t handle) {
+    return ona__registry_resolve(&core->registry, handle);
+}
+
+bool ona__actor_alive(const ona__system *target) {
+    /* relaxed: a kill is applied at the frame boundary; seeing it late only delays the refusal. */
+    return target->status != ONA_SYSTEM_STOPPED &&
+           !atomic_load_explicit(&target->kill_requested, memory_order_relaxed);
+}
+
+bool ona__actor_in_turn(const ona__system *sys) {
+    /* relaxed: only the thread running the turn asks, and it set RUNNING itself. */
+    return atomic_load_explicit(&sys->run, memory_order_relaxed) == ONA__RUN_RUNNING;
+}
+
+/* Why `to` cannot take messages, for error texts. A handle whose system has ended is stale
+ * (ONA_ESTALE) for good; while the registry still remembers the name, the text names it. */
+static int refuse(ona__core *core, uint64_t to, ona__system *target, char *why, size_t whysize) {
+    if (target) {
+        if (why)
+            snprintf(why, whysize, "system '%s' is %s", target->name,
+                     target->status == ONA_SYSTEM_STOPPED ? "stopped" : "being killed");
+        return ONA_EDEAD;
+    }
+    char name[64];
+    if (!why)
+        return ONA_ESTALE;
+    if (ona__registry_dead_name(&core->registry, to, name, sizeof name))
+        snprintf(why, whysize, "no such system: '%s' has ended (its handle is stale)", name);
+    else
+        snprintf(why, whysize, "no such system (the handle %llu is stale or was never valid)",
+                 (unsigned long long)to);
+    return ONA_ESTALE;
+}
+
+static void wake_receiver(ona__core *core, ona__system *receiver) {
+    /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&receiver->run, memory_order_relaxed) == ONA__RUN_PARKED_RECV)
+        ona__scheduler_wake(core, receiver, ONA__RUN_PARKED_RECV, ONA__RESUME_RECV_READY);
+}
+
+int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
+                    ona__moves *moves, char *why, size_t whysize) {
+    ona__system *target = ona__actor_resolve(core, to);
+    if (!target || !ona__actor_alive(target))
+        return refuse(core, to, target, why, whysize);
+    m->sender = from ? from->id : 0;
+    /* The queued copy must own the buffers the sender's handles lent it; if the push fails they
+     * stay lent. The sender runs no Lua between the push and the kill of its handles, so nothing
+     * can reach a buffer through a handle after the receiver may have taken it. */
+    uint32_t lent_flags = m->flags;
+    if (m->flags & ONA__MESSAGE_LENT_BUFFERS)
+        m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
+    int rc = ona__mailbox_push(target->mailbox, m);
+    if (rc) {
+        m->flags = lent_flags;
+        if (why)
+            snprintf(why, whysize, "the mailbox of '%s' is full (capacity %u)", target->name,
+                     ona__mailbox_capacity(target->mailbox));
+        return rc;
+    }
+    if (moves)
+        ona__message_commit_moves(NULL, moves);
+    if (from)
+        from->messages_out++;
+    else
+        core->messages++; /* from C: main thread only */
+    wake_receiver(core, target);
+    return 0;
+}
+
+static ona__system *waiters_pop(ona__system *target) {
+    uv_mutex_lock(&target->waiters_lock);
+    ona__system *w = target->waiters_head;
+    if (w) {
+        target->waiters_head = w->next_waiter;
+        if (!target->waiters_head)
+            target->waiters_tail = NULL;
+        w->next_waiter = NULL;
+        /* relaxed: the lock orders the list; poppers read the count after a seq_cst fence. */
+        atomic_fetch_sub_explicit(&target->waiter_count, 1, memory_order_relaxed);
+    }
+    uv_mutex_unlock(&target->waiters_lock);
+    return w;
+}
+
+int ona__actor_receive(ona__system *sys) {
+    ona_message_release(&sys->inbox);
+    if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
+        return ONA_EEMPTY;
+    sys->messages_in++;
+    /* seq_cst: Dekker with the parking sender (register, store PARKED, fence, check room). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&sys->waiter_count, memory_order_relaxed) != 0) {
+        ona__system *sender = waiters_pop(sys);
+        if (sender)
+            ona__scheduler_wake(sys->core, sender, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_READY);
+    }
+    return 0;
+}
+
+int ona__actor_kill(ona__core *core, uint64_t handle) {
+    ona__system *target = ona__actor_resolve(core, handle);
+    if (!target)
+        return ONA_ESTALE;
+    /* relaxed: read by main at the frame boundary, after the frame's synchronisation. */
+    atomic_store_explicit(&target->kill_requested, true, memory_order_relaxed);
+    return 0;
+}
+
+void ona__actor_fail(ona__system *sys, const char *what) {
+    sys->failed = true;
+    sys->errors++;
+    ona_log(ONA_LOG_ERROR, sys->name, "%s", what);
+}
+
+/* --- Waiter lists ---------------------------------------------------------------------------- */
+
+static void waiters_append(ona__system *target, ona__system *sys) {
+    uv_mutex_lock(&target->waiters_lock);
+    sys->next_waiter = NULL;
+    if (target->waiters_tail)
+        target->waiters_tail->next_waiter = sys;
+    else
+        target->waiters_head = sys;
+    target->waiters_tail = sys;
+    /* relaxed: the count is read after a seq_cst fence by poppers; the lock orders the list. */
+    atomic_fetch_add_explicit(&target->waiter_count, 1, memory_order_relaxed);
+    uv_mutex_unlock(&target->waiters_lock);
+}
+
+void ona__actor_waiters_remove(ona__system *target, ona__system *sys) {
+    uv_mutex_lock(&target->waiters_lock);
+    ona__system *prev = NULL;
+    for (ona__system *w = target->waiters_head; w; prev = w, w = w->next_waiter) {
+        if (w != sys)
+            continue;
+        if (prev)
+            prev->next_waiter = w->next_waiter;
+        else
+            target->waiters_head = w->next_waiter;
+        if (target->waiters_tail == w)
+            target->waiters_tail = prev;
+        w->next_waiter = NULL;
+        /* relaxed: as in waiters_append. */
+        atomic_fetch_sub_explicit(&target->waiter_count, 1, memory_order_relaxed);
+        break;
+    }
+    uv_mutex_unlock(&target->waiters_lock);
+}
+
+/* --- Turns ----------------------------------------------------------------------------------- */
+
+/* Does the core's part of a resume before the host sees it. Returns the reason to hand the host,
+ * or -1 when the system must park again without running (`*turn` says how). */
+static int prepare(ona__system *sys, ona__turn *turn) {
+    ona__core *core = sys->core;
+    switch (sys->resume) {
+    case ONA__RESUME_RECV_READY:
+        if (ona__actor_receive(sys) == 0)
+            return ONA__RESUME_MESSAGE;
+        *turn = ONA__TURN_PARK_RECV;
+        return -1;
+    case ONA__RESUME_SEND_READY: {
+        int rc = ona__actor_send(core, sys, sys->send_target, &sys->outgoing, &sys->moves,
+                                 sys->wait_error, sizeof sys->wait_error);
+        if (rc == 0)
+            return ONA__RESUME_SENT;
+        if (rc == ONA_EFULL) {
+            *turn = ONA__TURN_PARK_SEND;
+            return -1;
+        }
+        ona_message_release(&sys->outgoing);
+        return ONA__RESUME_SEND_FAILED;
+    }
+    case ONA__RESUME_SEND_FAILED:
+        ona_message_release(&sys->outgoing);
+        return ONA__RESUME_SEND_FAILED;
+    case ONA__RESUME_NIL:
+        sys->nil_this_frame = true;
+        return ONA__RESUME_NIL;
+    default:
+        return sys->resume;
+    }
+}
+
+void ona__actor_run_turn(ona__system *sys) {
+    ona__core *core = sys->core;
+    if (sys->resume == ONA__RESUME_START)
+        sys->last_turn_ns = 0;
+    for (;;) {
+        uint64_t t0 = ona__now_ns();
+        ona__turn outcome;
+        int why = prepare(sys, &outcome);
+        if (why >= 0) {
+            outcome = sys->host->run(sys, (ona__resume)why);
+            if (outcome == ONA__TURN_FAILED)
+                ona_message_release(&sys->outgoing);
+        }
+        uint64_t ns = ona__now_ns() - t0;
+        sys->turn_ns_total += ns;
+        sys->last_turn_ns += ns;
+        switch (outcome) {
+        case ONA__TURN_DONE:
+        case ONA__TURN_FAILED:
+            sys->turns++;
+            if (sys->last_turn_ns > sys->max_turn_ns)
+                sys->max_turn_ns = sys->last_turn_ns;
+            sys->turn_active = false;
+            /* release: the next thread to run this system sees everything this turn wrote. */
+            atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
+            return;
+        case ONA__TURN_NEXT_FRAME:
+            sys->resume = ONA__RESUME_CONTINUE;
+            atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
+            return;
+        case ONA__TURN_PARK_RECV: {
+            sys->parks++;
+            sys->park_start_ns = ona__now_ns();
+            /* seq_cst (store, fence, load): Dekker with wake_receiver, see the file note. After
+             * this store another thread may own the system. */
+            atomic_store_explicit(&sys->run, ONA__RUN_PARKED_RECV, memory_order_seq_cst);
+            atomic_thread_fence(memory_order_seq_cst);
+            int expected = ONA__RUN_PARKED_RECV;
+            if (!ona__mailbox_is_empty(sys->mailbox) &&
+                atomic_compare_exchange_strong_explicit(&sys->run, &expected, ONA__RUN_RUNNING,
+                                                        memory_order_acq_rel,
+                                                        memory_order_relaxed)) {
+                sys->resume = ONA__RESUME_RECV_READY;
+                sys->park_start_ns = 0;
+                continue;
+            }
+            return;
+        }
+        case ONA__TURN_PARK_SEND: {
+            sys->parks++;
+            sys->park_start_ns = ona__now_ns();
+            ona__system *target = ona__actor_resolve(core, sys->send_target);
+            if (!target || !ona__actor_alive(target)) {
+                refuse(core, sys->send_target, target, sys->wait_error, sizeof sys->wait_error);
+                sys->resume = ONA__RESUME_SEND_FAILED;
+                continue;
+            }
+            waiters_append(target, sys);
+            /* seq_cst: Dekker with ona__actor_receive (pop, fence, read waiters). */
+            atomic_store_explicit(&sys->run, ONA__RUN_PARKED_SEND, memory_order_seq_cst);
+            atomic_thread_fence(memory_order_seq_cst);
+            int expected = ONA__RUN_PARKED_SEND;
+            if (!ona__mailbox_is_full(target->mailbox) &&
+                atomic_compare_exchange_strong_explicit(&sys->run, &expected, ONA__RUN_RUNNING,
+                                                        memory_order_acq_rel,
+                                                        memory_order_relaxed)) {
+                ona__actor_waiters_remove(target, sys);
+                sys->resume = ONA__RESUME_SEND_READY;
+                sys->park_start_ns = 0;
+                continue;
+            }
+            return;
+        }
+        }
+    }
+}

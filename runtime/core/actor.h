@@ -1,0 +1,151 @@
+/*
+ * actor.h: a system (an actor) as the core sees it, and the one set of actor operations that Lua
+ * systems, native systems and the C API all use: send, receive, park, wake, kill. Internal.
+ *
+ * The core knows nothing of Lua or drawing. What runs a system's turns is its *host*, a table of
+ * functions (ona__host) with the host's own data in `host_data`: the Lua host lives in
+ * bindings/, the native host (C callbacks) at the top of the library. The core calls the host to
+ * run a turn, restart, close and destroy; the host calls the actor functions below.
+ *
+ * Who owns what:
+ *  - The fields under "identity" never change after spawn: any thread may read them.
+ *  - The fields under "turn" belong to whichever thread runs the system's turn (a system runs on
+ *    at most one thread at a time; its `run` state is the lock), and to main between frames.
+ *    The host reads and writes them during its turn.
+ *  - The mailbox is shared (MPSC). The list of senders parked on this system's full mailbox is
+ *    guarded by `waiters_lock`.
+ *  - Everything under "scheduler" and "lifecycle" is the core's; hosts never touch it.
+ */
+#ifndef ONA_ACTOR_H
+#define ONA_ACTOR_H
+
+#include "ona/runtime.h"
+
+#include "common.h"
+#include "mailbox.h"
+#include "message.h"
+
+#include <stdatomic.h>
+#include <uv.h>
+
+typedef struct ona__system ona__system;
+typedef struct ona__core ona__core;
+
+/* How a turn ended, as the host reports it. */
+typedef enum ona__turn {
+    ONA__TURN_DONE = 0,   /* finished normally */
+    ONA__TURN_PARK_RECV,  /* waits for a message (ona.receive on an empty mailbox) */
+    ONA__TURN_PARK_SEND,  /* waits for room: `outgoing` is for `send_target` (ona.send, full) */
+    ONA__TURN_NEXT_FRAME, /* yielded: continue it next frame */
+    ONA__TURN_FAILED,     /* raised or returned an error: ona__actor_fail was called */
+} ona__turn;
+
+/* Why the host is asked to run the system. */
+typedef enum ona__resume {
+    ONA__RESUME_START = 0, /* a new turn: (init, then) process */
+    ONA__RESUME_CONTINUE,  /* the turn yielded last frame: continue it */
+    ONA__RESUME_MESSAGE,   /* the parked receive got a message: it is in `inbox` (handed over) */
+    ONA__RESUME_NIL,       /* quiescence: the parked receive returns nil */
+    ONA__RESUME_SENT,      /* the parked send went through */
+    ONA__RESUME_SEND_FAILED, /* the parked send cannot complete: `wait_error` says why */
+    /* The core's own, never passed to a host: */
+    ONA__RESUME_RECV_READY, /* a message may be waiting: take it, or park again */
+    ONA__RESUME_SEND_READY, /* room may be free: retry the send, or park again */
+} ona__resume;
+
+typedef struct ona__host {
+    const char *kind; /* "lua", "native" */
+    /* Runs or continues the turn on the calling thread. */
+    ona__turn (*run)(ona__system *sys, ona__resume why);
+    /* Main, between frames: a fresh state for a failed system (0, or an error it logged). */
+    int (*restart)(ona__system *sys);
+    /* Main, between frames: frees the host data; runs the script's exit first when asked. */
+    void (*destroy)(ona__system *sys, bool run_exit);
+    /* Any time the system does not run: memory in use, its peak, its cap (0 = none). */
+    void (*memory)(const ona__system *sys, size_t *used, size_t *peak, size_t *cap);
+} ona__host;
+
+struct ona__system {
+    /* --- identity (immutable after spawn) --- */
+    ona__core *core;
+    uint64_t id;          /* the handle */
+    uint32_t spawn_order; /* deterministic merge and iteration order */
+    char name[64];
+    const ona__host *host;
+    void *host_data;
+    ona__mailbox *mailbox;
+
+    /* --- turn (the thread running it; main between frames) --- */
+    ona_message outgoing;  /* encoded by the host; waiting for room while parked in send */
+    ona__moves moves;      /* the sender's buffer handles in `outgoing` */
+    ona_message inbox;     /* the message being received (handed over by a wake) */
+    uint64_t send_target;  /* where `outgoing` goes while parked in send */
+    bool needs_init;       /* the next new turn calls init first */
+    bool nil_this_frame;   /* receive returned nil this frame: later empty receives do too */
+    bool one_shot;         /* a script whose chunk is its whole life: stopped once it ran */
+    uint32_t draw_seq;     /* submission number of its next draw this frame */
+    char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
+    uint64_t turns, turn_ns_total, last_turn_ns, max_turn_ns, parks, messages_in, messages_out;
+    uint32_t restarts, errors;
+
+    /* --- scheduler (core) --- */
+    _Atomic int run;       /* ONA__RUN_*: the only field other threads read without owning it */
+    ona__resume resume;    /* written by whoever queues it */
+    bool turn_active;      /* a turn is in progress, maybe parked */
+    ona__system *next_waiter;
+    uint32_t deadlock_mark;
+    uv_mutex_t waiters_lock;
+    ona__system *waiters_head, *waiters_tail;
+    atomic_uint waiter_count;
+    uint64_t park_start_ns; /* when its turn last parked (for the trace), 0 when not parked */
+    bool trace_named;       /* its parked track has its name in the trace */
+
+    /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
+    ona_failure_policy policy;
+    uint32_t restart_limit;
+    ona_system_status status;
+    bool failed;           /* a turn failed; handled at the frame boundary */
+    atomic_bool kill_requested;
+    uint64_t restart_frame;
+};
+
+/* Scheduler states (`run`). Transitions out of the PARKED states race between the parking thread
+ * and wakers, so they are CASes. */
+enum {
+    ONA__RUN_IDLE = 0,    /* no turn queued or running */
+    ONA__RUN_QUEUED,      /* in a run queue or the frame list */
+    ONA__RUN_RUNNING,     /* a thread runs its turn */
+    ONA__RUN_PARKED_RECV, /* its turn waits for a message */
+    ONA__RUN_PARKED_SEND, /* its turn waits for room in `send_target`'s mailbox */
+};
+
+/* The live system behind a handle, or NULL. Any thread; the pointer stays valid to the end of the
+ * frame (systems are freed only at frame boundaries). */
+ona__system *ona__actor_resolve(ona__core *core, uint64_t handle);
+
+/* Sends `m` from `from` (NULL: from C outside any system) to `to` without waiting. On success the
+ * message is in the mailbox (`m` is empty again; buffers lent by `moves`, if any, are moved) and
+ * a parked receiver is woken with it. Errors: ONA_ESTALE (no such system; `why` says so),
+ * ONA_EDEAD (stopped, killed or dying; `why` names it), ONA_EFULL (`m` untouched, buffers still
+ * lent). `why` may be NULL. Any thread in a frame; main between frames. */
+int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
+                    ona__moves *moves, char *why, size_t whysize);
+/* Takes the next message into sys->inbox (releasing the previous one) and wakes one sender parked
+ * on sys's full mailbox. 0 or ONA_EEMPTY. The system's own turn only. */
+int ona__actor_receive(ona__system *sys);
+/* Asks for a system's end at the next frame boundary (its exit runs then). ONA_ESTALE. */
+int ona__actor_kill(ona__core *core, uint64_t handle);
+/* Marks the running turn failed and logs `what` under the system's name. */
+void ona__actor_fail(ona__system *sys, const char *what);
+/* True when the system is running its turn (so it may park). */
+bool ona__actor_in_turn(const ona__system *sys);
+/* Can `target` still take messages (not stopped, not being killed)? */
+bool ona__actor_alive(const ona__system *target);
+
+/* Runs (or continues) a queued system's turn on the calling thread, handling parking and its
+ * races; leaves `run` in its next state. Scheduler only. */
+void ona__actor_run_turn(ona__system *sys);
+/* Waiter lists (core only). */
+void ona__actor_waiters_remove(ona__system *target, ona__system *sys);
+
+#endif

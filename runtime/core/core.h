@@ -1,0 +1,138 @@
+/*
+ * core.h: the actor core of a runtime: its systems and their registry, the scheduler's threads
+ * and queues, the frame counter, the trace. Internal. It knows nothing of Lua, SDL or GL: the
+ * library's top level (runtime/runtime.c) embeds an ona__core in the ona_runtime and drives it.
+ *
+ * Threads: main owns everything between frames and does every structural change there
+ * (merging spawns, kills, stops, restarts, frees). During a frame, systems may spawn (any thread:
+ * the registry and `pending` are locked), send, receive, park and ask for kills.
+ */
+#ifndef ONA_CORE_H
+#define ONA_CORE_H
+
+#include "actor.h"
+#include "deque.h"
+#include "registry.h"
+#include "trace.h"
+
+/* A thread that runs turns (index 0 is the main thread). */
+typedef struct ona__worker {
+    ona__core *core;
+    uint32_t index;
+    uv_thread_t thread;
+    ona__deque deque;
+    uint64_t steals;
+    uint64_t busy_ns;        /* time in turns this frame */
+    ona__trace_buffer trace; /* slices of this frame, when tracing */
+    uint32_t rng;
+} ona__worker;
+
+/* What the core needs of ona_runtime_desc, defaults applied. */
+typedef struct ona__core_desc {
+    uint32_t threads, max_systems, mailbox_capacity, restart_limit, restart_backoff_frames;
+    ona_failure_policy default_policy;
+} ona__core_desc;
+
+struct ona__core {
+    ona__core_desc desc;
+    uv_thread_t main_thread;
+
+    /* Handles -> systems (registry.c); `pending` (spawned since the last boundary) shares the
+     * registry's moment of insertion but has its own lock. */
+    ona__registry registry;
+    uv_mutex_t pending_lock;
+    ona__system **pending;
+    uint32_t pending_count, pending_capacity;
+    atomic_uint spawn_seq;
+
+    /* Systems in spawn order (main thread). */
+    ona__system **systems;
+    uint32_t system_count, system_capacity;
+    ona__system **ending; /* scratch for the boundary: systems ending there */
+
+    /* Scheduler (scheduler.c). */
+    ona__worker *workers; /* [0] is main */
+    uint32_t thread_count;
+    ona__system **frame_list;
+    uint32_t frame_list_cap;
+    /* Positions only grow (entries live at pos % cap), so a thread holding a stale cursor can
+     * never claim an old entry: see scheduler.c. */
+    atomic_ullong frame_list_count;  /* entries published */
+    atomic_ullong frame_list_cursor; /* entries claimed */
+    atomic_int active;               /* systems queued or running this frame */
+    atomic_bool frame_running;
+    atomic_bool stopping;
+    atomic_uint epoch;         /* eventcount: bumped whenever work appears or the frame ends */
+    atomic_int sleepers;       /* workers waiting on sleep_cond */
+    atomic_bool main_sleeping; /* main waiting on main_cond */
+    uv_mutex_t sleep_lock;
+    uv_cond_t sleep_cond;
+    uv_cond_t main_cond;
+    uint64_t last_busy_ns;
+
+    ona__trace trace; /* `tracing` changes only between frames */
+    bool tracing;
+
+    uint64_t frame;
+    double dt;
+    bool in_step;
+    atomic_bool quit;
+
+    /* Statistics. Messages sent from C and by systems since freed (main thread); live systems'
+     * own counts are added when statistics are read, so sending touches no shared counter. */
+    uint64_t messages, deadlocks;
+};
+
+/* --- lifecycle.c ----------------------------------------------------------------------------- */
+
+int ona__core_init(ona__core *core, const ona__core_desc *desc);
+/* Stops the threads and destroys every system (exit runs for those whose init ran). */
+void ona__core_free(ona__core *core);
+bool ona__core_on_main(const ona__core *core);
+
+typedef struct ona__spawn {
+    const char *name;
+    const ona__host *host;
+    void *host_data; /* owned by the system from a successful spawn on */
+    uint32_t mailbox_capacity, restart_limit;
+    ona_failure_policy policy;
+} ona__spawn;
+
+/* Any thread. Creates a system and registers it: it has a handle and can be messaged at once,
+ * and gets its first turn in the next frame. ONA_ELIMIT when max_systems systems exist (`err`
+ * names the limit), ONA_ENOMEM. */
+int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out, char *err,
+                    size_t errsize);
+/* A spawn whose host could not start it (its script failed to load): it goes away at the next
+ * boundary without running exit. The spawning thread, before anything ran it. */
+void ona__core_abandon(ona__core *core, ona__system *sys);
+/* Main, between frames: kills, failures (restart after a backoff, or stop), stops, frees, and
+ * spawns merged into `systems`. */
+void ona__core_boundary(ona__core *core);
+/* Main, between frames: merges pending spawns into `systems` (so they are listed at once). */
+void ona__core_merge_pending(ona__core *core);
+/* Systems spawned since the last boundary and not merged yet (any thread). */
+uint32_t ona__core_pending_count(ona__core *core);
+
+/* --- scheduler.c ----------------------------------------------------------------------------- */
+
+int ona__scheduler_start(ona__core *core);
+void ona__scheduler_stop(ona__core *core);
+/* Runs the turns of one frame on all threads until quiescence (main thread). */
+void ona__scheduler_run_frame(ona__core *core);
+/* Makes a parked system runnable if it is still in `expected`. Any thread in a frame; main
+ * between frames (queue_frame picks it up). Returns true when this call woke it. */
+bool ona__scheduler_wake(ona__core *core, ona__system *sys, int expected, ona__resume resume);
+/* The index of the thread running turns on this thread (0 = main), or -1 outside turns. */
+int ona__scheduler_thread_index(void);
+/* The worker running on this thread during a frame (NULL elsewhere). */
+ona__worker *ona__scheduler_current(void);
+
+/* --- trace.c --------------------------------------------------------------------------------- */
+
+int ona__trace_begin(ona__core *core, const char *path);
+int ona__trace_end(ona__core *core);
+/* Writes the frame's recorded slices to the trace file (main, after the turns). */
+void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t frame_end_ns);
+
+#endif

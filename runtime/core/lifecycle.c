@@ -1,0 +1,269 @@
+/*
+ * lifecycle.c: a system's life in the core: spawn, failure (restart after a backoff, or stop),
+ * kill, and its end at a frame boundary.
+ *
+ * Design note.
+ *  - Spawning may happen on any thread (a system calling ona.spawn). The new system is registered
+ *    at once (registry.c: it has a handle and can be messaged immediately) and put on the pending
+ *    list; main merges pending systems into the spawn-ordered `systems` array at the next
+ *    boundary, so they get their first turn in the next frame. A host registers a system before
+ *    running anything of it, so a script's chunk that spawns up to the limit cannot take its own
+ *    place.
+ *  - The frame boundary (main, no turn running) is the only place a system ends. A system ends
+ *    when it was killed, when it stopped (past its failure policy, or a one-shot whose chunk
+ *    ran), or when its host could not start it. Ending one means, in this order and for every
+ *    ending system before any is freed: taking it off the waiter list of the system it was
+ *    parked sending to; failing every sender parked on its full mailbox (their ona.send raises,
+ *    naming it); retiring its handle (stale for good; the registry keeps its name for error
+ *    texts until the slot is reused); then releasing its queued messages (logged with a count)
+ *    and freeing it. So a slot is free again one boundary after its system ends, and nothing
+ *    can still point at a freed system.
+ *  - Restart backoff doubles: restart_backoff_frames << restarts.
+ */
+#include "core.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+bool ona__core_on_main(const ona__core *core) {
+    uv_thread_t self = uv_thread_self();
+    return uv_thread_equal(&self, &core->main_thread);
+}
+
+int ona__core_init(ona__core *core, const ona__core_desc *desc) {
+    memset(core, 0, sizeof *core);
+    core->desc = *desc;
+    core->main_thread = uv_thread_self();
+    atomic_init(&core->spawn_seq, 0);
+    atomic_init(&core->quit, false);
+    uint32_t max = desc->max_systems;
+    int rc = ona__registry_init(&core->registry, max);
+    if (rc)
+        return rc;
+    core->pending = ona__calloc(max, sizeof *core->pending);
+    core->systems = ona__calloc(max, sizeof *core->systems);
+    core->ending = ona__calloc(max, sizeof *core->ending);
+    core->pending_capacity = core->system_capacity = max;
+    if (!core->pending || !core->systems || !core->ending || uv_mutex_init(&core->pending_lock)) {
+        ona__free(core->pending);
+        ona__free(core->systems);
+        ona__free(core->ending);
+        ona__registry_free(&core->registry);
+        return ONA_ENOMEM;
+    }
+    rc = ona__scheduler_start(core);
+    if (rc) {
+        ona__scheduler_stop(core);
+        uv_mutex_destroy(&core->pending_lock);
+        ona__free(core->pending);
+        ona__free(core->systems);
+        ona__free(core->ending);
+        ona__registry_free(&core->registry);
+    }
+    return rc;
+}
+
+static void system_free(ona__system *sys) {
+    ona_message_release(&sys->outgoing);
+    ona_message_release(&sys->inbox);
+    ona__mailbox_destroy(sys->mailbox);
+    uv_mutex_destroy(&sys->waiters_lock);
+    ona__free(sys);
+}
+
+/* exit runs only for a system whose init ran and which did not stop by failing. */
+static void destroy(ona__system *sys) {
+    bool run_exit = !sys->needs_init && sys->status != ONA_SYSTEM_STOPPED;
+    sys->host->destroy(sys, run_exit);
+    system_free(sys);
+}
+
+void ona__core_free(ona__core *core) {
+    ona__scheduler_stop(core);
+    ona__core_merge_pending(core);
+    for (uint32_t i = 0; i < core->system_count; i++)
+        destroy(core->systems[i]);
+    core->system_count = 0;
+    uv_mutex_destroy(&core->pending_lock);
+    ona__free(core->pending);
+    ona__free(core->systems);
+    ona__free(core->ending);
+    ona__registry_free(&core->registry);
+}
+
+/* --- Spawning -------------------------------------------------------------------------------- */
+
+int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out, char *err,
+                    size_t errsize) {
+    ona__system *sys = ona__calloc(1, sizeof *sys);
+    if (!sys) {
+        snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
+        return ONA_ENOMEM;
+    }
+    sys->core = core;
+    snprintf(sys->name, sizeof sys->name, "%s", spawn->name ? spawn->name : "");
+    sys->host = spawn->host;
+    sys->host_data = spawn->host_data;
+    sys->needs_init = true;
+    sys->policy = spawn->policy ? spawn->policy : core->desc.default_policy;
+    sys->restart_limit = spawn->restart_limit ? spawn->restart_limit : core->desc.restart_limit;
+    atomic_init(&sys->run, ONA__RUN_IDLE);
+    atomic_init(&sys->waiter_count, 0);
+    atomic_init(&sys->kill_requested, false);
+    ona_message_init(&sys->outgoing);
+    ona_message_init(&sys->inbox);
+    int rc = ona__mailbox_create(spawn->mailbox_capacity ? spawn->mailbox_capacity
+                                                         : core->desc.mailbox_capacity,
+                                 &sys->mailbox);
+    if (rc == 0 && uv_mutex_init(&sys->waiters_lock) != 0) {
+        ona__mailbox_destroy(sys->mailbox);
+        rc = ONA_ENOMEM;
+    }
+    if (rc) {
+        ona__free(sys);
+        snprintf(err, errsize, "%s", ona_strerror(rc));
+        return rc;
+    }
+    /* The pending lock is taken first so that spawn order and pending order agree. */
+    uv_mutex_lock(&core->pending_lock);
+    rc = ona__registry_insert(&core->registry, sys, sys->name, &sys->id);
+    if (rc == 0) {
+        /* relaxed: a sequence number only needs to be unique and increasing. */
+        sys->spawn_order = atomic_fetch_add_explicit(&core->spawn_seq, 1, memory_order_relaxed);
+        core->pending[core->pending_count++] = sys;
+    }
+    uv_mutex_unlock(&core->pending_lock);
+    if (rc) {
+        system_free(sys);
+        if (rc == ONA_ELIMIT)
+            snprintf(err, errsize,
+                     "cannot spawn '%s': max_systems (%u) systems exist; raise max_systems in "
+                     "ona_runtime_desc (the launcher's --max-systems)",
+                     spawn->name ? spawn->name : "", core->desc.max_systems);
+        else
+            snprintf(err, errsize, "%s", ona_strerror(rc));
+        return rc;
+    }
+    *out = sys;
+    return 0;
+}
+
+void ona__core_abandon(ona__core *core, ona__system *sys) {
+    (void)core;
+    sys->status = ONA_SYSTEM_STOPPED;
+    /* relaxed: read by main at the frame boundary, after the frame's synchronisation. */
+    atomic_store_explicit(&sys->kill_requested, true, memory_order_relaxed);
+}
+
+uint32_t ona__core_pending_count(ona__core *core) {
+    uv_mutex_lock(&core->pending_lock);
+    uint32_t n = core->pending_count;
+    uv_mutex_unlock(&core->pending_lock);
+    return n;
+}
+
+static int cmp_spawn_order(const void *a, const void *b) {
+    const ona__system *x = *(ona__system *const *)a, *y = *(ona__system *const *)b;
+    return x->spawn_order < y->spawn_order ? -1 : (x->spawn_order > y->spawn_order ? 1 : 0);
+}
+
+void ona__core_merge_pending(ona__core *core) {
+    uv_mutex_lock(&core->pending_lock);
+    qsort(core->pending, core->pending_count, sizeof *core->pending, cmp_spawn_order);
+    for (uint32_t i = 0; i < core->pending_count; i++)
+        core->systems[core->system_count++] = core->pending[i];
+    core->pending_count = 0;
+    uv_mutex_unlock(&core->pending_lock);
+}
+
+/* --- The frame boundary ---------------------------------------------------------------------- */
+
+static void apply_failure(ona__core *core, ona__system *sys) {
+    sys->failed = false;
+    sys->turn_active = false;
+    atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_relaxed);
+    if (sys->policy == ONA_POLICY_STOP || sys->restarts >= sys->restart_limit) {
+        sys->status = ONA_SYSTEM_STOPPED;
+        ona_log(ONA_LOG_ERROR, sys->name, "stopped (%s)",
+                sys->policy == ONA_POLICY_STOP ? "its policy is stop"
+                                               : "it failed past its restart limit");
+        return;
+    }
+    uint64_t backoff = (uint64_t)core->desc.restart_backoff_frames << ONA_MIN(sys->restarts, 16u);
+    sys->status = ONA_SYSTEM_RESTARTING;
+    sys->restart_frame = core->frame + backoff;
+    ona_log(ONA_LOG_WARN, sys->name, "restarting in %llu frame%s (restart %u of %u)",
+            (unsigned long long)backoff, backoff == 1 ? "" : "s", sys->restarts + 1,
+            sys->restart_limit);
+}
+
+static void restart(ona__system *sys) {
+    sys->restarts++;
+    ona_message_release(&sys->outgoing);
+    sys->turn_active = false;
+    sys->needs_init = true;
+    sys->failed = false;
+    sys->status = sys->host->restart(sys) == 0 ? ONA_SYSTEM_RUNNING : ONA_SYSTEM_STOPPED;
+}
+
+/* First half of an end: off every list, its waiters failed, its handle retired. */
+static void unlink_ending(ona__core *core, ona__system *sys, bool killed) {
+    /* relaxed: main between frames owns every system. */
+    if (atomic_load_explicit(&sys->run, memory_order_relaxed) == ONA__RUN_PARKED_SEND) {
+        ona__system *target = ona__actor_resolve(core, sys->send_target);
+        if (target)
+            ona__actor_waiters_remove(target, sys);
+    }
+    ona__system *w;
+    while ((w = sys->waiters_head) != NULL) {
+        ona__actor_waiters_remove(sys, w);
+        snprintf(w->wait_error, sizeof w->wait_error,
+                 "system '%s' %s while this one waited for room in its mailbox; the message was "
+                 "not sent",
+                 sys->name, killed ? "was killed" : "stopped");
+        ona__scheduler_wake(core, w, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_FAILED);
+    }
+    ona__registry_remove(&core->registry, sys->id);
+}
+
+/* Second half: its queued messages released (counted in the log), then freed. */
+static void free_ended(ona__core *core, ona__system *sys) {
+    ona_message m;
+    ona_message_init(&m);
+    uint32_t dropped = 0;
+    while (ona__mailbox_pop(sys->mailbox, &m) == 0) {
+        ona_message_release(&m);
+        dropped++;
+    }
+    if (dropped)
+        ona_log(ONA_LOG_WARN, sys->name, "%u queued message%s released: the system ended",
+                dropped, dropped == 1 ? "" : "s");
+    core->messages += sys->messages_out;
+    destroy(sys);
+}
+
+void ona__core_boundary(ona__core *core) {
+    ona__core_merge_pending(core);
+    uint32_t kept = 0, ending = 0;
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
+        /* relaxed: set during the frame; the frame's end synchronised with every turn. */
+        bool killed = atomic_load_explicit(&sys->kill_requested, memory_order_relaxed);
+        if (!killed) {
+            if (sys->failed)
+                apply_failure(core, sys);
+            if (sys->status == ONA_SYSTEM_RESTARTING && core->frame >= sys->restart_frame)
+                restart(sys);
+        }
+        if (killed || sys->status == ONA_SYSTEM_STOPPED) {
+            unlink_ending(core, sys, killed);
+            core->ending[ending++] = sys;
+            continue;
+        }
+        core->systems[kept++] = sys;
+    }
+    core->system_count = kept;
+    /* Every unlink happened before any free, so no list holds a freed system. */
+    for (uint32_t i = 0; i < ending; i++)
+        free_ended(core, core->ending[i]);
+}

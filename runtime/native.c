@@ -1,0 +1,175 @@
+/*
+ * native.c: systems written in C (ona_runtime_spawn_native) and the ona_ctx_* functions their
+ * callbacks use.
+ *
+ * Design note. A native system is a core system whose host calls its desc's callbacks: init on
+ * the first turn, process every turn, exit when it ends. It cannot wait, so a turn is one call;
+ * it sends and receives through the same actor functions (core/actor.c) as Lua systems, with the
+ * same message encoding. Its state block is zeroed again on restart.
+ */
+#include "runtime_internal.h"
+
+#include <stdio.h>
+
+typedef struct ona__native {
+    ona_system_desc desc;
+    void *state;
+    ona_runtime *rt;
+} ona__native;
+
+struct ona_ctx {
+    ona__system *sys;
+};
+
+static ona__turn native_run(ona__system *sys, ona__resume why) {
+    (void)why; /* a native turn never waits, so it is always a new turn */
+    ona__native *n = sys->host_data;
+    ona_ctx ctx = {sys};
+    int rc = 0;
+    if (sys->needs_init) {
+        sys->needs_init = false;
+        if (n->desc.init)
+            rc = n->desc.init(&ctx, n->state);
+    }
+    if (rc == 0 && n->desc.process)
+        rc = n->desc.process(&ctx, n->state, n->rt->core.dt);
+    ona_message_release(&sys->inbox);
+    if (rc != 0) {
+        char text[160];
+        snprintf(text, sizeof text, "native callback failed with %d (%s)", rc,
+                 rc < 0 ? ona_strerror(rc) : "nonzero return");
+        ona__actor_fail(sys, text);
+        return ONA__TURN_FAILED;
+    }
+    return ONA__TURN_DONE;
+}
+
+static int native_restart(ona__system *sys) {
+    ona__native *n = sys->host_data;
+    if (n->desc.size)
+        memset(n->state, 0, n->desc.size);
+    return 0;
+}
+
+static void native_destroy(ona__system *sys, bool run_exit) {
+    ona__native *n = sys->host_data;
+    if (run_exit && n->desc.exit) {
+        ona_ctx ctx = {sys};
+        n->desc.exit(&ctx, n->state);
+    }
+    ona__free(n->state);
+    ona__free(n);
+}
+
+/* The statistics report Lua heaps; a native system's state block is the embedder's. */
+static void native_memory(const ona__system *sys, size_t *used, size_t *peak, size_t *cap) {
+    (void)sys;
+    *used = *peak = *cap = 0;
+}
+
+const ona__host ona__native_host = {
+    .kind = "native",
+    .run = native_run,
+    .restart = native_restart,
+    .destroy = native_destroy,
+    .memory = native_memory,
+};
+
+int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out) {
+    if (!rt || !desc || !out || !desc->name || !desc->name[0])
+        return ONA_EINVAL;
+    out->id = 0;
+    ona__native *n = ona__calloc(1, sizeof *n);
+    if (!n)
+        return ONA_ENOMEM;
+    n->desc = *desc;
+    n->rt = rt;
+    if (desc->size && !(n->state = ona__calloc(1, desc->size))) {
+        ona__free(n);
+        return ONA_ENOMEM;
+    }
+    ona__spawn spawn = {
+        .name = desc->name,
+        .host = &ona__native_host,
+        .host_data = n,
+        .mailbox_capacity = desc->mailbox_capacity,
+        .restart_limit = desc->restart_limit,
+        .policy = desc->policy,
+    };
+    ona__system *sys;
+    char err[256];
+    int rc = ona__core_spawn(&rt->core, &spawn, &sys, err, sizeof err);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
+        ona__free(n->state);
+        ona__free(n);
+        return rc;
+    }
+    n->desc.name = sys->name;
+    out->id = sys->id;
+    if (!rt->core.in_step && ona__core_on_main(&rt->core))
+        ona__core_merge_pending(&rt->core);
+    return 0;
+}
+
+/* --- The context ----------------------------------------------------------------------------- */
+
+ona_system ona_ctx_self(ona_ctx *ctx) {
+    return (ona_system){ctx->sys->id};
+}
+
+ona_runtime *ona_ctx_runtime(ona_ctx *ctx) {
+    return ona__runtime_of(ctx->sys->core);
+}
+
+void *ona_ctx_user(ona_ctx *ctx) {
+    return ((ona__native *)ctx->sys->host_data)->desc.user;
+}
+
+uint64_t ona_ctx_frame(ona_ctx *ctx) {
+    return ctx->sys->core->frame;
+}
+
+int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
+                 uint32_t count) {
+    if (!ctx || (!sprites && count))
+        return ONA_EINVAL;
+    ona__system *sys = ctx->sys;
+    ona__render_queue *q =
+        ona__video_queue(&ona__runtime_of(sys->core)->video, ona__scheduler_thread_index());
+    if (!q)
+        return ONA_ETHREAD;
+    return ona__render_queue_push(q, texture.id, layer, sys->spawn_order, &sys->draw_seq, sprites,
+                                  count);
+}
+
+int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m) {
+    if (!ctx || !m)
+        return ONA_EINVAL;
+    return ona__actor_send(ctx->sys->core, ctx->sys, to.id, m, NULL, NULL, 0);
+}
+
+int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out) {
+    if (!ctx || !out)
+        return ONA_EINVAL;
+    int rc = ona__actor_receive(ctx->sys);
+    if (rc == 0)
+        *out = &ctx->sys->inbox;
+    return rc;
+}
+
+int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *out) {
+    return ona_runtime_spawn(ona_ctx_runtime(ctx), desc, out);
+}
+
+int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out) {
+    return ona_runtime_lookup(ona_ctx_runtime(ctx), name, out);
+}
+
+int ona_ctx_kill(ona_ctx *ctx, ona_system system) {
+    return ona__actor_kill(ctx->sys->core, system.id);
+}
+
+void ona_ctx_quit(ona_ctx *ctx) {
+    ona_runtime_quit(ona_ctx_runtime(ctx));
+}
