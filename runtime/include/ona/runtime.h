@@ -169,10 +169,11 @@ ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
  * run (0 = no limit). dt is measured wall time, or `fixed_dt` when it is > 0. */
 ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
 
-/* Adds an input event to the next frame's events (after the window's own), as if it came from
- * the keyboard or mouse: scripted input for tests and replays. A key event may give only its
- * name ("left", "space"); the scancode is filled in. Errors: ONA_EINVAL, ONA_ELIMIT (more than
- * 256 pending), ONA_ETHREAD. */
+/* Adds an input event to the next frame's events, as if it came from the keyboard or mouse:
+ * scripted input for tests and replays. Pushed events come first in that frame's list, in the
+ * order pushed, before the window's own. A key event may give only its name ("left", "space");
+ * the scancode is filled in. Errors: ONA_EINVAL, ONA_ELIMIT (more than 256 pending),
+ * ONA_ETHREAD. */
 ONA_API int ona_runtime_push_event(ona_runtime *rt, const ona_event *event);
 
 /* Writes the next presented frame to a PNG file at `path`. Any thread. Errors: ONA_EINVAL,

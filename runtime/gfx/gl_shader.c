@@ -1,0 +1,271 @@
+/*
+ * gl_shader.c: the sprite program: reading sprite.vert and sprite.frag, compiling and linking
+ * them, reporting the driver's errors by file and line, and hot-reloading them.
+ *
+ * Design note. Main thread only, with the GL context current (part of the GL side; see
+ * gfx_gl.c). Shaders come from files so they can be hot-reloaded; a reload that fails keeps the
+ * program that works: the new program is built completely before the old one is deleted. Compile
+ * errors are logged with where = "path:line", parsed from the driver's log (Mesa, NVIDIA and AMD
+ * each write the location differently). The sources say "#version 460"; a driver that offers
+ * less is given them as "#version 450", decided before compiling (compile_stage says why).
+ */
+#include "gfx_gl_internal.h"
+#include "common.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#define LOG_LINE 1024
+
+/* Reads a whole file into a NUL-terminated buffer (ona__free it). Logs and returns NULL. */
+static char *read_text_file(const char *path, int *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ona_log(ONA_LOG_ERROR, path, "cannot open: %s", strerror(errno));
+        *err = ONA_EGFX;
+        return NULL;
+    }
+    size_t size = 0, cap = 4096;
+    char *text = ona__malloc(cap);
+    while (text) {
+        size += fread(text + size, 1, cap - 1 - size, f);
+        if (size < cap - 1)
+            break;
+        char *grown = ona__realloc(text, cap * 2);
+        if (!grown) {
+            ona__free(text);
+            text = NULL;
+            break;
+        }
+        text = grown;
+        cap *= 2;
+    }
+    bool failed = text && ferror(f);
+    fclose(f);
+    if (!text) {
+        ona_log(ONA_LOG_ERROR, path, "out of memory reading the file");
+        *err = ONA_ENOMEM;
+        return NULL;
+    }
+    if (failed) {
+        ona_log(ONA_LOG_ERROR, path, "read error");
+        ona__free(text);
+        *err = ONA_EGFX;
+        return NULL;
+    }
+    text[size] = '\0';
+    return text;
+}
+
+/* Rewrites a "#version 460" directive as "#version 450" in place (same length, so every line
+ * and column the driver reports still matches the file). False when there is none. */
+static bool downgrade_version(char *src) {
+    for (char *p = src; (p = strstr(p, "#version")) != NULL; p += 8) {
+        char *v = p + 8;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (strncmp(v, "460", 3) == 0 && !(v[3] >= '0' && v[3] <= '9')) {
+            v[1] = '5';
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_uint(const char **p, int *value) {
+    const char *s = *p;
+    if (*s < '0' || *s > '9')
+        return false;
+    long v = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (v < 100000000)
+            v = v * 10 + (*s - '0');
+        s++;
+    }
+    *p = s;
+    *value = (int)v;
+    return true;
+}
+
+/* Finds the source line in one line of a driver's info log. Mesa writes "0:12(5): error: ...",
+ * NVIDIA "0(12) : error C0000: ...", AMD and others "ERROR: 0:12: ...". Returns the line (or -1)
+ * and sets *message to the text after the location. */
+static int parse_log_line(const char *text, const char **message) {
+    const char *p = text;
+    int string_index, line;
+    *message = text;
+    if (strncmp(p, "ERROR: ", 7) == 0 || strncmp(p, "WARNING: ", 9) == 0)
+        p = strchr(p, ' ') + 1;
+    if (!parse_uint(&p, &string_index))
+        return -1;
+    if (*p == ':' && (p++, parse_uint(&p, &line))) {
+        if (*p == '(') { /* Mesa: column in parentheses */
+            int column;
+            p++;
+            if (!parse_uint(&p, &column) || *p++ != ')')
+                return -1;
+        }
+        if (*p++ != ':')
+            return -1;
+    } else if (*p == '(' && (p++, parse_uint(&p, &line)) && *p == ')') { /* NVIDIA */
+        p++;
+        while (*p == ' ')
+            p++;
+        if (*p++ != ':')
+            return -1;
+    } else {
+        return -1;
+    }
+    while (*p == ' ')
+        p++;
+    /* A leading "ERROR: " is dropped with the location: the log level says as much. */
+    *message = p;
+    return line;
+}
+
+/* Logs a driver info log line by line, as "path:line: message" where the line is known. */
+static void log_info_log(ona_log_level level, const char *path, const char *info) {
+    char line[LOG_LINE];
+    char where[LOG_LINE];
+    while (*info) {
+        size_t len = strcspn(info, "\n");
+        size_t n = len < sizeof line - 1 ? len : sizeof line - 1;
+        memcpy(line, info, n);
+        line[n] = '\0';
+        info += len + (info[len] == '\n');
+        while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' '))
+            line[--n] = '\0';
+        if (n == 0)
+            continue;
+        const char *message;
+        int at = parse_log_line(line, &message);
+        if (at >= 0) {
+            snprintf(where, sizeof where, "%s:%d", path, at);
+            ona_log(level, where, "%s", message);
+        } else {
+            ona_log(level, path, "%s", line);
+        }
+    }
+}
+
+/* Fetches a shader's or program's info log and logs it. */
+static void log_object_log(GLuint object, bool is_program, ona_log_level level, const char *path) {
+    GLint len = 0;
+    if (is_program)
+        glGetProgramiv(object, GL_INFO_LOG_LENGTH, &len);
+    else
+        glGetShaderiv(object, GL_INFO_LOG_LENGTH, &len);
+    if (len <= 1)
+        return;
+    char *info = ona__malloc((size_t)len);
+    if (!info) {
+        ona_log(level, path, "(the driver's message is lost: out of memory)");
+        return;
+    }
+    if (is_program)
+        glGetProgramInfoLog(object, len, NULL, info);
+    else
+        glGetShaderInfoLog(object, len, NULL, info);
+    info[len - 1] = '\0';
+    log_info_log(level, path, info);
+    ona__free(info);
+}
+
+static GLuint compile(GLenum stage, const char *src, GLint *ok) {
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, 1, &src, NULL);
+    glCompileShader(shader);
+    glGetShaderiv(shader, GL_COMPILE_STATUS, ok);
+    return shader;
+}
+
+/* Compiles one stage from its file. The sources say "#version 460"; a driver that offers less
+ * (Mesa's llvmpipe reports GLSL 4.50 even when its GL version is overridden to 4.6) gets them as
+ * "#version 450", which they are written to stay within. The choice is made from
+ * GL_SHADING_LANGUAGE_VERSION before compiling rather than by retrying after a failed 4.60
+ * compile: Mesa's on-disk shader cache keys a source without the GLSL version override, so once
+ * any process with MESA_GLSL_VERSION_OVERRIDE=460 has compiled the 4.60 source, Mesa reports
+ * that compile as successful (deferred) here too and only fails later, at link. */
+static int compile_stage(ona__gfx *g, GLenum stage, const char *path, GLuint *out) {
+    int err = 0;
+    char *src = read_text_file(path, &err);
+    if (!src)
+        return err;
+    if (g->glsl_version < 460 && downgrade_version(src) && !g->glsl_fallback) {
+        g->glsl_fallback = true;
+        ona_log(ONA_LOG_INFO, path,
+                "the driver offers GLSL %s, not 4.60: shaders are compiled as #version 450",
+                (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
+    }
+    GLint ok = GL_FALSE;
+    GLuint shader = compile(stage, src, &ok);
+    ona__free(src);
+    log_object_log(shader, false, ok ? ONA_LOG_WARN : ONA_LOG_ERROR, path);
+    if (!ok) {
+        glDeleteShader(shader);
+        return ONA_EGFX;
+    }
+    *out = shader;
+    return 0;
+}
+
+/* Builds the program from sprite.vert and sprite.frag; on failure nothing is left behind. */
+int ona__gl_shader_build(ona__gfx *g, GLuint *out) {
+    GLuint vs = 0, fs = 0;
+    int rc = compile_stage(g, GL_VERTEX_SHADER, g->vert_path, &vs);
+    if (rc == 0)
+        rc = compile_stage(g, GL_FRAGMENT_SHADER, g->frag_path, &fs);
+    if (rc != 0) {
+        glDeleteShader(vs);
+        return rc;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    glDetachShader(program, vs);
+    glDetachShader(program, fs);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    log_object_log(program, true, ok ? ONA_LOG_WARN : ONA_LOG_ERROR, g->frag_path);
+    if (!ok) {
+        ona_log(ONA_LOG_ERROR, g->frag_path, "linking with %s failed", g->vert_path);
+        glDeleteProgram(program);
+        return ONA_EGFX;
+    }
+    *out = program;
+    return 0;
+}
+
+/* Looked up rather than assumed, so that a shader being edited may drop a uniform and still
+ * draw: GL ignores location -1. */
+void ona__gl_shader_find_uniforms(ona__gfx *g) {
+    g->u_view = glGetUniformLocation(g->program, "u_view");
+    g->u_texture_size = glGetUniformLocation(g->program, "u_texture_size");
+}
+
+int ona__gfx_reload_shaders(ona__gfx *g) {
+    if (!g)
+        return ONA_EINVAL;
+    GLuint program = 0;
+    int rc = ona__gl_shader_build(g, &program);
+    if (rc != 0) {
+        ona_log(ONA_LOG_WARN, "gfx", "shader reload failed: the previous shaders stay in use");
+        return rc;
+    }
+    glDeleteProgram(g->program);
+    g->program = program;
+    ona__gl_shader_find_uniforms(g);
+    ona_log(ONA_LOG_INFO, "gfx", "shaders reloaded from %s and %s", g->vert_path, g->frag_path);
+    return 0;
+}
+
+const char *ona__gfx_vertex_path(ona__gfx *g) {
+    return g->vert_path;
+}
+
+const char *ona__gfx_fragment_path(ona__gfx *g) {
+    return g->frag_path;
+}
