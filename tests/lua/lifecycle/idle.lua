@@ -1,0 +1,4 @@
+-- A system that does nothing each turn.
+return {
+  process = function(state) end,
+}
