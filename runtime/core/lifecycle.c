@@ -80,10 +80,15 @@ static void destroy(ona__system *sys) {
 
 void ona__core_free(ona__core *core) {
     ona__scheduler_stop(core);
-    ona__core_merge_pending(core);
-    for (uint32_t i = 0; i < core->system_count; i++)
-        destroy(core->systems[i]);
-    core->system_count = 0;
+    /* Every handle is retired before any exit runs, so an exit that sends to another system gets
+     * a stale handle rather than a freed system; systems an exit spawns are freed in turn. */
+    for (ona__core_merge_pending(core); core->system_count; ona__core_merge_pending(core)) {
+        for (uint32_t i = 0; i < core->system_count; i++)
+            ona__registry_remove(&core->registry, core->systems[i]->id);
+        for (uint32_t i = 0; i < core->system_count; i++)
+            destroy(core->systems[i]);
+        core->system_count = 0;
+    }
     uv_mutex_destroy(&core->pending_lock);
     ona__free(core->pending);
     ona__free(core->systems);
