@@ -85,6 +85,41 @@ static void result_free(result *r) {
     free(r->err);
 }
 
+#if defined(__SANITIZE_THREAD__)
+#define CHILD_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CHILD_UNDER_TSAN 1
+#endif
+#endif
+
+/* The launcher's environment: this process's. Under ThreadSanitizer, though, a launcher that
+ * opened video dies at exit when EGL unloads the GL driver (TSan treats unloading a library
+ * named by a called_from_lib suppression, as tests/tsan.supp names Mesa's, as fatal), and a
+ * child cannot pin the driver as in-process tests do (pin_gl_driver). So there the children run
+ * without the suppressions and with reports off: this suite checks what the launcher says and
+ * how it exits; the runtime's threads are checked in process by the other suites. */
+static char **child_environment(void) {
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    ck_assert_ptr_nonnull(env);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+#ifdef CHILD_UNDER_TSAN
+        if (strncmp(environ[i], "TSAN_OPTIONS=", 13) == 0)
+            continue;
+#endif
+        env[kept++] = environ[i];
+    }
+#ifdef CHILD_UNDER_TSAN
+    env[kept++] = (char *)"TSAN_OPTIONS=report_bugs=0";
+#endif
+    env[kept] = NULL;
+    return env;
+}
+
 /* Runs the launcher with `args` (NULL-terminated, without argv[0]) and waits for it. */
 static result run_ona(const char *const *args) {
     int n = 0;
@@ -105,8 +140,10 @@ static result run_ona(const char *const *args) {
     posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
     pid_t pid;
-    int rc = posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, environ);
+    char **env = child_environment();
+    int rc = posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env);
     posix_spawn_file_actions_destroy(&actions);
+    free(env);
     ck_assert_msg(rc == 0, "posix_spawn %s: %s", ONA_LAUNCHER_PATH, strerror(rc));
     int wstatus;
     ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
@@ -149,27 +186,30 @@ START_TEST(test_launcher_about_lists_versions) {
 END_TEST
 
 START_TEST(test_launcher_probe_reports_the_driver_and_leaves_sdl_free) {
-    char buf[1024];
-    int rc = ona_video_probe(buf, sizeof buf);
-    ck_assert_msg(rc == 0, "%s: %s", ona_error_name(rc), buf);
-    ck_assert_msg(strncmp(buf, "video      offscreen\nGL         4.", 34) == 0, "got:\n%s", buf);
-    ASSERT_HAS(buf, "\nrenderer   ");
-    char small[8];
-    ck_assert_int_eq(ona_video_probe(small, sizeof small), ONA_ERANGE);
-    ck_assert_int_eq(ona_video_probe(NULL, 8), ONA_EINVAL);
-
     /* A runtime with video owns SDL video: the probe refuses and leaves the runtime working. */
     ona_runtime_desc desc = {.video = ONA_VIDEO_OFFSCREEN, .window = {.width = 64, .height = 64}};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     ck_assert_int_eq(ona_runtime_video_mode(rt), ONA_VIDEO_OFFSCREEN);
+    pin_gl_driver();
+    char buf[1024];
     ck_assert_int_eq(ona_video_probe(buf, sizeof buf), ONA_EBUSY);
     ASSERT_HAS(buf, "SDL video is in use");
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ona_runtime_destroy(rt);
-    /* Once it is gone, SDL video is free again. */
-    rc = ona_video_probe(buf, sizeof buf);
-    ck_assert_msg(rc == 0, "%s: %s", ona_error_name(rc), buf);
+
+    /* Once it is gone, SDL video is free again; the probe leaves it free too. */
+    for (int i = 0; i < 2; i++) {
+        int rc = ona_video_probe(buf, sizeof buf);
+        ck_assert_msg(rc == 0, "%s: %s", ona_error_name(rc), buf);
+        ck_assert_msg(strncmp(buf, "video      offscreen\nGL         4.", 34) == 0, "got:\n%s",
+                      buf);
+        ASSERT_HAS(buf, "\nrenderer   ");
+    }
+    char small[8];
+    ck_assert_int_eq(ona_video_probe(small, sizeof small), ONA_ERANGE);
+    ck_assert_int_eq(strlen(small), 7);
+    ck_assert_int_eq(ona_video_probe(NULL, 8), ONA_EINVAL);
 }
 END_TEST
 
