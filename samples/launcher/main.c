@@ -9,22 +9,32 @@
  *   ona --version
  *
  * It is also the reference embedder: everything it does goes through ona/ona.h.
+ *
+ * Design note. Arguments are read with getopt_long, which hands operands over in place (the "-"
+ * mode), so options may come before or after the game whatever POSIXLY_CORRECT says; `--opt
+ * value` and `--opt=value` both work, a unique prefix of a long option is accepted, and `--`
+ * ends the options. The first other argument is the game; every one after it must be
+ * key=value. Nothing is dropped or cut silently: more than MAX_PAIRS pairs, a path longer than
+ * MAX_PATH_BYTES (the runtime keeps paths in 1024-byte buffers, script root and "/main.lua"
+ * included) and a screenshot that was asked for but not written are errors. Exit status: 0, 1
+ * when the run failed (no runtime, main.lua did not start, screenshot or trace not written), 2
+ * for a usage error.
  */
 #include "ona/ona.h"
 
-#include <GL/glew.h>
-#include <SDL.h>
 #include <errno.h>
-#include <luajit.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <uv.h>
+#include <unistd.h>
+
+enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
 
 static void usage(FILE *to) {
-    fprintf(to, "usage: ona <game-folder | main.lua> [options]\n"
+    fprintf(to, "usage: ona <game-folder | main.lua> [options] [key=value ...]\n"
                 "       ona --version\n"
                 "\n"
                 "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
@@ -37,62 +47,252 @@ static void usage(FILE *to) {
                 "  --stats            log statistics once a second, and a table at the end\n"
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
-                "  key=value          passed to main.lua as the table `...` (numbers parsed)\n");
+                "  -h, --help         this text\n"
+                "  --version          versions, and the OpenGL driver found\n"
+                "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
+                "                     at most 64 pairs)\n");
 }
 
-/* Creates a hidden GL 4.6 (else 4.5) core context and prints its renderer. Uses SDL's offscreen
- * (EGL) driver when no display is set, so it works on a headless CI machine. */
-static int report_gl(void) {
-    if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY") && !getenv("SDL_VIDEODRIVER"))
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "ona: SDL_Init failed: %s\n", SDL_GetError());
+/* Prints the versions and probes the GL driver (ona/about.h); fails when there is no GL 4.5. */
+static int print_version(void) {
+    char text[2048];
+    int rc = ona_about(text, sizeof text);
+    fputs(text, stdout);
+    if (rc) {
+        fprintf(stderr, "ona: %s\n", ona_strerror(rc));
         return 1;
     }
-    SDL_Window *window = NULL;
-    SDL_GLContext context = NULL;
-    static const int minors[] = {6, 5};
-    for (size_t i = 0; i < 2 && !context; i++) {
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 4);
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, minors[i]);
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-        window = SDL_CreateWindow("ona", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, 64, 64,
-                                  SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-        if (window)
-            context = SDL_GL_CreateContext(window);
-        if (!context && window) {
-            SDL_DestroyWindow(window);
-            window = NULL;
-        }
-    }
-    if (!context) {
-        fprintf(stderr, "ona: no OpenGL 4.5+ core context: %s\n", SDL_GetError());
-        SDL_Quit();
+    rc = ona_video_probe(text, sizeof text);
+    if (rc == 0 || rc == ONA_ERANGE)
+        fputs(text, stdout);
+    if (rc) {
+        fprintf(stderr, "ona: %s\n", rc != ONA_ERANGE && text[0] ? text : ona_strerror(rc));
         return 1;
     }
-    glewExperimental = GL_TRUE;
-    GLenum glew = glewInit();
-    /* On EGL, GLEW reports NO_GLX_DISPLAY although every entry point loaded. */
-    if (glew != GLEW_OK && glew != GLEW_ERROR_NO_GLX_DISPLAY)
-        fprintf(stderr, "ona: glewInit: %s\n", glewGetErrorString(glew));
-    printf("video      %s\n", SDL_GetCurrentVideoDriver());
-    printf("GL         %s\n", (const char *)glGetString(GL_VERSION));
-    printf("renderer   %s\n", (const char *)glGetString(GL_RENDERER));
-    SDL_GL_DeleteContext(context);
-    SDL_DestroyWindow(window);
-    SDL_Quit();
     return 0;
 }
 
-static int print_version(void) {
-    SDL_version sdl;
-    SDL_GetVersion(&sdl);
-    printf("ona        %s (%s)\n", ona_version(), ona_build_type());
-    printf("LuaJIT     %s\n", LUAJIT_VERSION);
-    printf("libuv      %s\n", uv_version_string());
-    printf("SDL        %d.%d.%d\n", sdl.major, sdl.minor, sdl.patch);
-    return report_gl();
+/* --- Arguments ------------------------------------------------------------------------------- */
+
+typedef struct options {
+    const char *target, *screenshot, *trace;
+    const char *pairs[MAX_PAIRS];
+    int pair_count;
+    long frames, workers;
+    bool stats, headless, watch;
+    int width, height;
+    ona_vsync vsync;
+} options;
+
+/* Long options without a short form get values past any character. */
+enum {
+    OPT_VERSION = 256,
+    OPT_HEADLESS,
+    OPT_FRAMES,
+    OPT_WORKERS,
+    OPT_SIZE,
+    OPT_VSYNC,
+    OPT_SCREENSHOT,
+    OPT_STATS,
+    OPT_TRACE,
+    OPT_NO_WATCH,
+};
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"headless", no_argument, NULL, OPT_HEADLESS},
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {"workers", required_argument, NULL, OPT_WORKERS},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"vsync", required_argument, NULL, OPT_VSYNC},
+    {"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"no-watch", no_argument, NULL, OPT_NO_WATCH},
+    {NULL, 0, NULL, 0},
+};
+
+static const char *option_name(int val) {
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == val)
+            return o->name;
+    return "?";
 }
+
+/* What an option's value must look like, for the message when it is missing or wrong. */
+static const char *option_needs(int val) {
+    switch (val) {
+    case OPT_FRAMES:
+        return "a positive number (at most 1000000000)";
+    case OPT_WORKERS:
+        return "a positive number (at most 256)";
+    case OPT_SIZE:
+        return "WIDTHxHEIGHT, such as 1280x720 (16 to 16384 each)";
+    case OPT_VSYNC:
+        return "on or off";
+    case OPT_SCREENSHOT:
+        return "a PNG path";
+    case OPT_TRACE:
+        return "a file path";
+    default:
+        return "a value";
+    }
+}
+
+static bool parse_long(const char *text, long min, long max, char **end, long *out) {
+    errno = 0;
+    long v = strtol(text, end, 10);
+    if (errno || *end == text || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_count(const char *text, long max, long *out) {
+    char *end;
+    return parse_long(text, 1, max, &end, out) && *end == '\0';
+}
+
+static bool parse_size(const char *text, int *width, int *height) {
+    char *end;
+    long w, h;
+    if (!parse_long(text, 16, 16384, &end, &w) || *end != 'x' ||
+        !parse_long(end + 1, 16, 16384, &end, &h) || *end != '\0')
+        return false;
+    *width = (int)w;
+    *height = (int)h;
+    return true;
+}
+
+/* A path the runtime can hold; else says which argument is too long. */
+static bool path_fits(const char *what, const char *path) {
+    size_t n = strlen(path);
+    if (n == 0) {
+        fprintf(stderr, "ona: %s is an empty path\n", what);
+        return false;
+    }
+    if (n <= MAX_PATH_BYTES)
+        return true;
+    fprintf(stderr, "ona: %s is too long (%zu bytes, at most %d): '%.60s...'\n", what, n,
+            MAX_PATH_BYTES, path);
+    return false;
+}
+
+/* Takes an argument that is not an option: the first is the game, every later one a key=value
+ * pair (counted past MAX_PAIRS, kept up to it, so that the error can say how many there were).
+ * Returns -1, or 2 after reporting a usage error. */
+static int add_operand(options *o, const char *a) {
+    if (!o->target) {
+        o->target = a;
+        return path_fits("the game path", a) ? -1 : 2;
+    }
+    if (!strchr(a, '=')) {
+        fprintf(stderr, "ona: only one game folder or script, got '%s' and '%s'\n", o->target, a);
+        return 2;
+    }
+    if (a[0] == '=') {
+        fprintf(stderr, "ona: '%s' has no key before the '='\n", a);
+        return 2;
+    }
+    if (o->pair_count < MAX_PAIRS)
+        o->pairs[o->pair_count] = a;
+    o->pair_count++;
+    return -1;
+}
+
+/* Reads the command line into `o`. Returns -1 to go on and run, or the exit status: 0 after
+ * --help or --version, 1 when --version found no GL, 2 for a usage error (already reported). */
+static int parse_args(int argc, char **argv, options *o) {
+    *o = (options){.watch = true, .width = 1280, .height = 720, .vsync = ONA_VSYNC_ON};
+    opterr = 0; /* the messages below name the option the way the usage text does */
+    int c;
+    /* "-" hands every operand over in place (as 1), so options may follow the game whatever
+     * POSIXLY_CORRECT says; ":" makes a missing value ':' instead of '?'. */
+    while ((c = getopt_long(argc, argv, "-:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 1:
+            if (add_operand(o, optarg) >= 0)
+                return 2;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case OPT_VERSION:
+            return print_version();
+        case OPT_HEADLESS:
+            o->headless = true;
+            break;
+        case OPT_STATS:
+            o->stats = true;
+            break;
+        case OPT_NO_WATCH:
+            o->watch = false;
+            break;
+        case OPT_FRAMES:
+        case OPT_WORKERS:
+            if (!parse_count(optarg, c == OPT_FRAMES ? 1000000000L : 256,
+                             c == OPT_FRAMES ? &o->frames : &o->workers)) {
+                fprintf(stderr, "ona: --%s needs %s, not '%s'\n", option_name(c), option_needs(c),
+                        optarg);
+                return 2;
+            }
+            break;
+        case OPT_SIZE:
+            if (!parse_size(optarg, &o->width, &o->height)) {
+                fprintf(stderr, "ona: --size needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            break;
+        case OPT_VSYNC:
+            if (strcmp(optarg, "on") != 0 && strcmp(optarg, "off") != 0) {
+                fprintf(stderr, "ona: --vsync needs on or off, not '%s'\n", optarg);
+                return 2;
+            }
+            o->vsync = strcmp(optarg, "on") == 0 ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
+            break;
+        case OPT_SCREENSHOT:
+        case OPT_TRACE:
+            if (!path_fits(c == OPT_TRACE ? "the --trace path" : "the --screenshot path", optarg))
+                return 2;
+            *(c == OPT_TRACE ? &o->trace : &o->screenshot) = optarg;
+            break;
+        case ':':
+            fprintf(stderr, "ona: --%s needs %s\n", option_name(optopt), option_needs(optopt));
+            return 2;
+        default: /* '?': unknown, ambiguous, or a value given to an option that takes none */
+            if (optopt >= OPT_VERSION)
+                fprintf(stderr, "ona: --%s takes no value\n", option_name(optopt));
+            else if (optopt)
+                fprintf(stderr, "ona: unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "ona: unknown or ambiguous option '%s'\n", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    /* getopt_long stops at "--" and leaves what follows it: operands, even when they start
+     * with '-'. */
+    for (; optind < argc; optind++)
+        if (add_operand(o, argv[optind]) >= 0)
+            return 2;
+    if (o->pair_count > MAX_PAIRS) {
+        fprintf(stderr, "ona: too many key=value arguments: %d (at most %d)\n", o->pair_count,
+                MAX_PAIRS);
+        return 2;
+    }
+    if (!o->target) {
+        usage(stderr);
+        return 2;
+    }
+    if (o->screenshot && !o->frames) {
+        fprintf(stderr, "ona: --screenshot needs --frames N (the frame to capture)\n");
+        return 2;
+    }
+    return -1;
+}
+
+/* --- Statistics ------------------------------------------------------------------------------ */
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -131,8 +331,8 @@ static void report_period(ona_runtime *rt, period *p) {
         qsort(p->frame_ms, (size_t)p->frames, sizeof p->frame_ms[0], cmp_double);
         int n = p->frames;
         ona_log(ONA_LOG_INFO, "stats",
-                "%d frames in %.2f s: frame ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", n,
-                seconds, p->frame_ms[n / 2], p->frame_ms[(n * 9) / 10], p->frame_ms[(n * 99) / 100],
+                "%d frames in %.2f s: frame ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", n, seconds,
+                p->frame_ms[n / 2], p->frame_ms[(n * 9) / 10], p->frame_ms[(n * 99) / 100],
                 p->frame_ms[n - 1]);
     }
     ona_system list[MAX_REPORTED];
@@ -151,7 +351,8 @@ static void report_period(ona_runtime *rt, period *p) {
         ona_log(ONA_LOG_INFO, "stats",
                 "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
                 "%.0f KB",
-                st->name, (unsigned long long)turns, turns ? (double)busy / (double)turns / 1e3 : 0.0,
+                st->name, (unsigned long long)turns,
+                turns ? (double)busy / (double)turns / 1e3 : 0.0,
                 (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
                 (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
                 st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0);
@@ -162,15 +363,23 @@ static void report_period(ona_runtime *rt, period *p) {
     p->started_ns = now_ns();
 }
 
+/* What became of the screenshot: whether it was asked for, and the runtime's answer. */
+typedef struct shot {
+    bool requested;
+    int rc;
+    long frames_run;
+} shot;
+
 /* The launcher's own frame loop, as an embedder would write it: measured dt, the screenshot
  * asked for before the last frame, and with --stats a report once a second. */
-static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats) {
+static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats, shot *s) {
     period *p = stats ? calloc(1, sizeof *p) : NULL;
     if (p)
         p->started_ns = now_ns();
     uint64_t last = now_ns();
     int rc = 0;
-    for (long n = 0; frames == 0 || n < frames; n++) {
+    long n = 0;
+    for (; frames == 0 || n < frames; n++) {
         if (ona_runtime_quit_requested(rt))
             break;
         ona_runtime_stats rs;
@@ -179,8 +388,10 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
             fprintf(stderr, "ona: no system is left running\n");
             break;
         }
-        if (screenshot && n == frames - 1 && ona_runtime_screenshot(rt, screenshot) != 0)
-            fprintf(stderr, "ona: no video, so no screenshot\n");
+        if (screenshot && n == frames - 1) {
+            s->requested = true;
+            s->rc = ona_runtime_screenshot(rt, screenshot);
+        }
         uint64_t t = now_ns();
         double dt = n == 0 ? 1.0 / 60 : (double)(t - last) / 1e9;
         last = t;
@@ -195,18 +406,9 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
                 report_period(rt, p);
         }
     }
+    s->frames_run = n;
     free(p);
     return rc;
-}
-
-static bool parse_count(const char *text, long max, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end || v < 1 || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 static void print_stats(ona_runtime *rt) {
@@ -218,8 +420,8 @@ static void print_stats(ona_runtime *rt) {
            rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
            (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
            (unsigned long long)rs.turns, (unsigned long long)rs.steals);
-    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns",
-           "turn us", "parks", "in", "out", "mailbox hw", "memory KB");
+    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns", "turn us",
+           "parks", "in", "out", "mailbox hw", "memory KB");
     ona_system list[256];
     uint32_t n = ona_runtime_systems(rt, list, 256);
     for (uint32_t i = 0; i < n && i < 256; i++) {
@@ -236,123 +438,141 @@ static void print_stats(ona_runtime *rt) {
     }
 }
 
+/* --- The screenshot -------------------------------------------------------------------------- */
+
+/* Refuses, before anything runs, a screenshot path that cannot become a PNG file: a folder or
+ * another file that is not a regular one, or a path whose folder is missing or not writable.
+ * The runtime only logs a failed write, so the end of the run checks the file itself
+ * (shot_written); this check only saves running a game for nothing. */
+static bool shot_path_usable(const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "ona: cannot write the screenshot to '%s': %s\n", path,
+                S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file");
+        return false;
+    }
+    char dir[MAX_PATH_BYTES + 1];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    const char *why = NULL;
+    if (stat(dir, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a folder";
+    else if (access(dir, W_OK | X_OK) != 0)
+        why = strerror(errno);
+    if (why)
+        fprintf(stderr, "ona: cannot write the screenshot to '%s': '%s': %s\n", path, dir, why);
+    return !why;
+}
+
+/* The screenshot file before the run, to tell a new file from one an earlier run left. */
+typedef struct file_before {
+    bool exists;
+    struct stat st;
+} file_before;
+
+static file_before file_before_get(const char *path) {
+    file_before b = {0};
+    b.exists = stat(path, &b.st) == 0;
+    return b;
+}
+
+/* True when `path` is a non-empty regular file that the run wrote: new, or changed since
+ * `before` (the PNG writer truncates and rewrites, so the modification time moves). */
+static bool shot_written(const char *path, const file_before *before) {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+        return false;
+    if (!before->exists)
+        return true;
+    return st.st_dev != before->st.st_dev || st.st_ino != before->st.st_ino ||
+           st.st_size != before->st.st_size || st.st_mtim.tv_sec != before->st.st_mtim.tv_sec ||
+           st.st_mtim.tv_nsec != before->st.st_mtim.tv_nsec;
+}
+
+/* Says why no screenshot is at `path`, if none is; true when it was written. */
+static bool check_shot(const char *path, long frames, const shot *s, const file_before *before) {
+    if (!s->requested)
+        fprintf(stderr,
+                "ona: no screenshot written to '%s': the game stopped after %ld of %ld "
+                "frames\n",
+                path, s->frames_run, frames);
+    else if (s->rc == ONA_EGFX)
+        fprintf(stderr, "ona: no screenshot written to '%s': there is no video\n", path);
+    else if (s->rc)
+        fprintf(stderr, "ona: no screenshot written to '%s': %s\n", path, ona_strerror(s->rc));
+    else if (!shot_written(path, before))
+        fprintf(stderr, "ona: the screenshot was not written to '%s' (see the error above)\n",
+                path);
+    else
+        return true;
+    return false;
+}
+
+/* --- main ------------------------------------------------------------------------------------ */
+
 int main(int argc, char **argv) {
-    const char *target = NULL, *screenshot = NULL, *trace = NULL;
-    bool watch = true;
-    const char *pairs[64];
-    int pair_count = 0;
-    long frames = 0, workers = 0;
-    bool stats = false, headless = false;
-    int width = 1280, height = 720;
-    ona_vsync vsync = ONA_VSYNC_ON;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--version") == 0) {
-            return print_version();
-        } else if (strcmp(a, "--headless") == 0) {
-            headless = true;
-        } else if (strcmp(a, "--size") == 0) {
-            char extra;
-            if (i + 1 >= argc || sscanf(argv[i + 1], "%dx%d%c", &width, &height, &extra) != 2 ||
-                width < 16 || height < 16 || width > 16384 || height > 16384) {
-                fprintf(stderr, "ona: --size needs WIDTHxHEIGHT, such as 1280x720\n");
-                return 2;
-            }
-            i++;
-        } else if (strcmp(a, "--vsync") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "on") && strcmp(argv[i + 1], "off"))) {
-                fprintf(stderr, "ona: --vsync needs on or off\n");
-                return 2;
-            }
-            vsync = strcmp(argv[++i], "on") == 0 ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
-        } else if (strcmp(a, "--screenshot") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ona: --screenshot needs a PNG path\n");
-                return 2;
-            }
-            screenshot = argv[++i];
-        } else if (strcmp(a, "--no-watch") == 0) {
-            watch = false;
-        } else if (strcmp(a, "--trace") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "ona: --trace needs a file path\n");
-                return 2;
-            }
-            trace = argv[++i];
-        } else if (strcmp(a, "--stats") == 0) {
-            stats = true;
-        } else if (strcmp(a, "--frames") == 0 || strcmp(a, "--workers") == 0) {
-            long *dst = a[2] == 'f' ? &frames : &workers;
-            if (i + 1 >= argc || !parse_count(argv[i + 1], a[2] == 'f' ? 1000000000L : 256, dst)) {
-                fprintf(stderr, "ona: %s needs a positive number\n", a);
-                return 2;
-            }
-            i++;
-        } else if (strchr(a, '=') && target) {
-            if (pair_count < 64)
-                pairs[pair_count++] = a;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "ona: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else if (!target) {
-            target = a;
-        } else {
-            fprintf(stderr, "ona: only one game folder or script, got '%s' and '%s'\n", target, a);
-            return 2;
-        }
-    }
-    if (!target) {
-        usage(stderr);
-        return 2;
-    }
-    if (screenshot && !frames) {
-        fprintf(stderr, "ona: --screenshot needs --frames N (the frame to capture)\n");
-        return 2;
-    }
+    options o;
+    int status = parse_args(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (o.screenshot && !shot_path_usable(o.screenshot))
+        return 1;
 
     /* A folder runs its main.lua with the folder as the script root; a file runs itself with its
      * folder as the root. */
-    char root[1024], script[1024];
+    char root[MAX_PATH_BYTES + 1], script[MAX_PATH_BYTES + 1];
     struct stat st;
-    if (stat(target, &st) != 0) {
-        fprintf(stderr, "ona: no such game folder or script '%s'\n", target);
+    if (stat(o.target, &st) != 0) {
+        fprintf(stderr, "ona: no such game folder or script '%s'\n", o.target);
         return 1;
     }
     if (S_ISDIR(st.st_mode)) {
-        snprintf(root, sizeof root, "%s", target);
+        snprintf(root, sizeof root, "%s", o.target);
+        /* "games/pong/" names the folder "pong" (the window title and the default screenshot). */
+        for (size_t n = strlen(root); n > 1 && root[n - 1] == '/'; n--)
+            root[n - 1] = '\0';
         snprintf(script, sizeof script, "main.lua");
-        char main_path[2048];
-        snprintf(main_path, sizeof main_path, "%s/main.lua", target);
+        char main_path[MAX_PATH_BYTES + 16];
+        snprintf(main_path, sizeof main_path, "%s/main.lua", root);
         if (stat(main_path, &st) != 0) {
             fprintf(stderr,
                     "ona: '%s' has no main.lua. Create one that spawns your systems, e.g.\n"
                     "  echo 'ona.spawn(\"player.lua\")' > %s/main.lua\n",
-                    target, target);
+                    o.target, root);
             return 1;
         }
     } else {
-        const char *slash = strrchr(target, '/');
-        if (slash) {
-            snprintf(root, sizeof root, "%.*s", (int)(slash - target), target);
+        const char *slash = strrchr(o.target, '/');
+        if (slash == o.target) {
+            snprintf(root, sizeof root, "/");
+            snprintf(script, sizeof script, "%s", slash + 1);
+        } else if (slash) {
+            snprintf(root, sizeof root, "%.*s", (int)(slash - o.target), o.target);
             snprintf(script, sizeof script, "%s", slash + 1);
         } else {
             snprintf(root, sizeof root, ".");
-            snprintf(script, sizeof script, "%s", target);
+            snprintf(script, sizeof script, "%s", o.target);
         }
     }
 
     const char *roots[] = {root, NULL};
-    const char *title = strrchr(root, '/') ? strrchr(root, '/') + 1 : root;
+    const char *title = strrchr(root, '/') && root[1] ? strrchr(root, '/') + 1 : root;
     ona_runtime_desc desc = {
-        .threads = (uint32_t)workers,
+        .threads = (uint32_t)o.workers,
         .script_roots = roots,
-        .hot_reload = watch,
-        .video = headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
-        .window = {.title = title, .width = width, .height = height, .vsync = vsync,
+        .hot_reload = o.watch,
+        .video = o.headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
+        .window = {.title = title,
+                   .width = o.width,
+                   .height = o.height,
+                   .vsync = o.vsync,
                    .resizable = true},
     };
     ona_runtime *rt;
@@ -371,9 +591,9 @@ int main(int argc, char **argv) {
     ona_message_writer w;
     ona_message_writer_begin(&w, &args);
     ona_message_write_table_begin(&w);
-    for (int i = 0; i < pair_count; i++) {
-        const char *eq = strchr(pairs[i], '=');
-        ona_message_write_string(&w, pairs[i], (size_t)(eq - pairs[i]));
+    for (int i = 0; i < o.pair_count; i++) {
+        const char *eq = strchr(o.pairs[i], '=');
+        ona_message_write_string(&w, o.pairs[i], (size_t)(eq - o.pairs[i]));
         char *end;
         double number = strtod(eq + 1, &end);
         if (eq[1] && *end == '\0')
@@ -382,8 +602,11 @@ int main(int argc, char **argv) {
             ona_message_write_string(&w, eq + 1, strlen(eq + 1));
     }
     ona_message_write_table_end(&w);
-    if (ona_message_writer_end(&w) != 0) {
-        fprintf(stderr, "ona: the key=value arguments do not fit in a message\n");
+    rc = ona_message_writer_end(&w);
+    if (rc) {
+        fprintf(stderr, "ona: the key=value arguments do not fit in a message: %s\n",
+                ona_strerror(rc));
+        ona_message_release(&args);
         ona_runtime_destroy(rt);
         return 2;
     }
@@ -391,35 +614,53 @@ int main(int argc, char **argv) {
     ona_system main_system;
     rc = ona_runtime_spawn(rt, &main_desc, &main_system);
     if (rc) {
-        fprintf(stderr, "ona: %s/%s did not start (%s); fix the error above and run again\n",
-                root, script, ona_strerror(rc));
+        fprintf(stderr, "ona: %s/%s did not start (%s); fix the error above and run again\n", root,
+                script, ona_strerror(rc));
         ona_runtime_destroy(rt);
         return 1;
     }
     /* Without a display the game runs offscreen, where nobody can see it or close it: unless
-     * told otherwise, run 300 frames and leave a screenshot to look at. */
-    char auto_shot[1100];
-    if (!frames && ona_runtime_video_mode(rt) == ONA_VIDEO_OFFSCREEN && !headless) {
-        frames = 300;
+     * told otherwise, run 300 frames and leave a screenshot to look at. Only a screenshot asked
+     * for with --screenshot fails the run when it is not written. */
+    const char *screenshot = o.screenshot;
+    char auto_shot[MAX_PATH_BYTES + 32];
+    if (!o.frames && ona_runtime_video_mode(rt) == ONA_VIDEO_OFFSCREEN && !o.headless) {
+        o.frames = 300;
         if (!screenshot) {
             snprintf(auto_shot, sizeof auto_shot, "%s-screenshot.png",
-                     title[0] && strcmp(title, ".") != 0 ? title : "ona");
+                     title[0] && strcmp(title, ".") != 0 && strcmp(title, "/") != 0 ? title
+                                                                                    : "ona");
             screenshot = auto_shot;
         }
         fprintf(stderr, "ona: no display: running %ld frames offscreen, then writing %s\n",
-                frames, screenshot);
+                o.frames, screenshot);
     }
-    if (trace && ona_runtime_trace_begin(rt, trace) != 0)
-        fprintf(stderr, "ona: cannot write the trace to %s\n", trace);
-    rc = run_loop(rt, frames, screenshot, stats);
-    if (trace && ona_runtime_trace_end(rt) == 0)
-        fprintf(stderr, "ona: trace written to %s (open it in https://ui.perfetto.dev)\n", trace);
-    if (stats)
+    if (o.trace && ona_runtime_trace_begin(rt, o.trace) != 0) {
+        fprintf(stderr, "ona: cannot write the trace to '%s'\n", o.trace);
+        ona_runtime_destroy(rt);
+        return 1;
+    }
+    file_before before = screenshot ? file_before_get(screenshot) : (file_before){0};
+    shot s = {0};
+    rc = run_loop(rt, o.frames, screenshot, o.stats, &s);
+    int exit_status = 0;
+    if (o.trace) {
+        if (ona_runtime_trace_end(rt) == 0) {
+            fprintf(stderr, "ona: trace written to %s (open it in https://ui.perfetto.dev)\n",
+                    o.trace);
+        } else {
+            fprintf(stderr, "ona: the trace was not written to '%s'\n", o.trace);
+            exit_status = 1;
+        }
+    }
+    if (o.stats)
         print_stats(rt);
     ona_runtime_destroy(rt);
     if (rc) {
         fprintf(stderr, "ona: %s\n", ona_strerror(rc));
-        return 1;
+        exit_status = 1;
     }
-    return 0;
+    if (screenshot && !check_shot(screenshot, o.frames, &s, &before) && o.screenshot)
+        exit_status = 1;
+    return exit_status;
 }

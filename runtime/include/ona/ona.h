@@ -9,6 +9,7 @@
  *   ona/string.h   ona_string, the immutable string threads share without copying
  *   ona/message.h  messages built and read from C; buffers, the payload that moves
  *   ona/runtime.h  runtimes, Lua and native systems, frames, statistics
+ *   ona/about.h    the versions built with, and a probe of the graphics driver
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -23,5 +24,6 @@
 #include "ona/string.h"
 #include "ona/message.h"
 #include "ona/runtime.h"
+#include "ona/about.h"
 
 #endif /* ONA_ONA_H */

@@ -1,0 +1,492 @@
+/*
+ * test_launcher.c: the `ona` launcher, run as a program (posix_spawn, its stdout and stderr
+ * captured in files): --version, --help, bad options, the key=value limit, path limits, and a
+ * screenshot that cannot be written; and ona/about.h, which --version prints.
+ *
+ * The launcher's path comes from CMake (ONA_LAUNCHER_PATH); games are samples/pingpong and small
+ * folders written to a fresh temporary directory per test. Runs that need video use --headless,
+ * i.e. SDL's offscreen driver on Mesa, as the gfx tests do.
+ */
+#include "test_support.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define PINGPONG ONA_SOURCE_DIR "/samples/pingpong"
+
+/* A game whose main.lua reports how many key=value pairs it got (and the sum of the numbers),
+ * then quits. */
+static const char *const counting_main = "local args = ...\n"
+                                         "local n, sum = 0, 0\n"
+                                         "for k, v in pairs(args) do\n"
+                                         "  n = n + 1\n"
+                                         "  if type(v) == 'number' then sum = sum + v end\n"
+                                         "end\n"
+                                         "print('args ' .. n .. ' sum ' .. sum)\n"
+                                         "ona.quit()\n";
+
+static char tmp[64];
+
+static void tmp_make(void) {
+    snprintf(tmp, sizeof tmp, "/tmp/ona-launcher-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+}
+
+static void tmp_remove(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Writes tmp/<name> with `text`. */
+static void write_file(const char *name, const char *text) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmp, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Writes the counting game to tmp/game; returns its path (static). */
+static const char *make_counting_game(void) {
+    static char game[128];
+    snprintf(game, sizeof game, "%s/game", tmp);
+    ck_assert_int_eq(mkdir(game, 0755), 0);
+    write_file("game/main.lua", counting_main);
+    return game;
+}
+
+static char *read_all(int fd) {
+    off_t size = lseek(fd, 0, SEEK_END);
+    ck_assert_int_ge(size, 0);
+    char *text = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_int_eq(pread(fd, text, (size_t)size, 0), size);
+    text[size] = '\0';
+    return text;
+}
+
+typedef struct result {
+    int status; /* the exit status; -1 when killed by a signal */
+    char *out, *err;
+} result;
+
+static void result_free(result *r) {
+    free(r->out);
+    free(r->err);
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define CHILD_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CHILD_UNDER_TSAN 1
+#endif
+#endif
+
+/* The launcher's environment: this process's. Under ThreadSanitizer, though, a launcher that
+ * opened video dies at exit when EGL unloads the GL driver (TSan treats unloading a library
+ * named by a called_from_lib suppression, as tests/tsan.supp names Mesa's, as fatal), and a
+ * child cannot pin the driver as in-process tests do (pin_gl_driver). So there the children run
+ * without the suppressions and with reports off: this suite checks what the launcher says and
+ * how it exits; the runtime's threads are checked in process by the other suites. */
+static char **child_environment(void) {
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    ck_assert_ptr_nonnull(env);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+#ifdef CHILD_UNDER_TSAN
+        if (strncmp(environ[i], "TSAN_OPTIONS=", 13) == 0)
+            continue;
+#endif
+        env[kept++] = environ[i];
+    }
+#ifdef CHILD_UNDER_TSAN
+    env[kept++] = (char *)"TSAN_OPTIONS=report_bugs=0";
+#endif
+    env[kept] = NULL;
+    return env;
+}
+
+/* Runs the launcher with `args` (NULL-terminated, without argv[0]) and waits for it. */
+static result run_ona(const char *const *args) {
+    int n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc((size_t)n + 2, sizeof *argv);
+    ck_assert_ptr_nonnull(argv);
+    argv[0] = (char *)ONA_LAUNCHER_PATH;
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = (char *)args[i];
+    char out_path[128], err_path[128];
+    snprintf(out_path, sizeof out_path, "%s/stdout-XXXXXX", tmp);
+    snprintf(err_path, sizeof err_path, "%s/stderr-XXXXXX", tmp);
+    int out = mkstemp(out_path), err = mkstemp(err_path);
+    ck_assert(out >= 0 && err >= 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    pid_t pid;
+    char **env = child_environment();
+    int rc = posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&actions);
+    free(env);
+    ck_assert_msg(rc == 0, "posix_spawn %s: %s", ONA_LAUNCHER_PATH, strerror(rc));
+    int wstatus;
+    ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
+    result r = {.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1};
+    r.out = read_all(out);
+    r.err = read_all(err);
+    close(out);
+    close(err);
+    unlink(out_path);
+    unlink(err_path);
+    free(argv);
+    return r;
+}
+
+#define ASSERT_EXIT(r, expected)                                                                   \
+    ck_assert_msg((r).status == (expected), "exit %d, expected %d; stdout:\n%s\nstderr:\n%s",      \
+                  (r).status, (expected), (r).out, (r).err)
+#define ASSERT_HAS(text, needle)                                                                   \
+    ck_assert_msg(strstr((text), (needle)), "'%s' not in:\n%s", (needle), (text))
+
+/* --- ona/about.h ----------------------------------------------------------------------------- */
+
+START_TEST(test_launcher_about_lists_versions) {
+    char buf[1024];
+    ck_assert_int_eq(ona_about(buf, sizeof buf), 0);
+    char first[256];
+    snprintf(first, sizeof first, "ona        %s (%s)\n", ona_version(), ona_build_type());
+    ck_assert_msg(strncmp(buf, first, strlen(first)) == 0, "got:\n%s", buf);
+    ASSERT_HAS(buf, "\nLuaJIT     LuaJIT 2.");
+    ASSERT_HAS(buf, "\nlibuv      1.");
+    ASSERT_HAS(buf, "\nSDL        2.");
+    ck_assert_int_eq(buf[strlen(buf) - 1], '\n');
+
+    char small[10];
+    ck_assert_int_eq(ona_about(small, sizeof small), ONA_ERANGE);
+    ck_assert_str_eq(small, "ona      ");
+    ck_assert_int_eq(ona_about(NULL, 10), ONA_EINVAL);
+    ck_assert_int_eq(ona_about(buf, 0), ONA_EINVAL);
+}
+END_TEST
+
+START_TEST(test_launcher_probe_reports_the_driver_and_leaves_sdl_free) {
+    /* A runtime with video owns SDL video: the probe refuses and leaves the runtime working. */
+    ona_runtime_desc desc = {.video = ONA_VIDEO_OFFSCREEN, .window = {.width = 64, .height = 64}};
+    ona_runtime *rt;
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
+    ck_assert_int_eq(ona_runtime_video_mode(rt), ONA_VIDEO_OFFSCREEN);
+    pin_gl_driver();
+    char buf[1024];
+    ck_assert_int_eq(ona_video_probe(buf, sizeof buf), ONA_EBUSY);
+    ASSERT_HAS(buf, "SDL video is in use");
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ona_runtime_destroy(rt);
+
+    /* Once it is gone, SDL video is free again; the probe leaves it free too. */
+    for (int i = 0; i < 2; i++) {
+        int rc = ona_video_probe(buf, sizeof buf);
+        ck_assert_msg(rc == 0, "%s: %s", ona_error_name(rc), buf);
+        ck_assert_msg(strncmp(buf, "video      offscreen\nGL         4.", 34) == 0, "got:\n%s",
+                      buf);
+        ASSERT_HAS(buf, "\nrenderer   ");
+    }
+    char small[8];
+    ck_assert_int_eq(ona_video_probe(small, sizeof small), ONA_ERANGE);
+    ck_assert_int_eq(strlen(small), 7);
+    ck_assert_int_eq(ona_video_probe(NULL, 8), ONA_EINVAL);
+}
+END_TEST
+
+/* --- Options --------------------------------------------------------------------------------- */
+
+START_TEST(test_launcher_version) {
+    tmp_make();
+    result r = run_ona((const char *[]){"--version", NULL});
+    ASSERT_EXIT(r, 0);
+    static const char *const lines[] = {"ona        ", "LuaJIT     ", "libuv      ", "SDL        ",
+                                        "video      ", "GL         ", "renderer   "};
+    const char *p = r.out;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        ck_assert_msg(strncmp(p, lines[i], strlen(lines[i])) == 0,
+                      "line %zu is not '%s...' in:\n%s", i + 1, lines[i], r.out);
+        p = strchr(p, '\n');
+        ck_assert_ptr_nonnull(p);
+        p++;
+    }
+    ck_assert_str_eq(p, "");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+START_TEST(test_launcher_help) {
+    tmp_make();
+    static const char *const forms[] = {"--help", "-h", "--hel"};
+    for (size_t f = 0; f < 3; f++) {
+        result r = run_ona((const char *[]){forms[f], NULL});
+        ASSERT_EXIT(r, 0);
+        ck_assert_msg(strncmp(r.out, "usage: ona ", 11) == 0, "%s:\n%s", forms[f], r.out);
+        static const char *const options[] = {"--headless", "--frames N",     "--workers N",
+                                              "--size WxH", "--vsync on|off", "--screenshot PATH",
+                                              "--stats",    "--trace PATH",   "--no-watch",
+                                              "--version",  "key=value"};
+        for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+            ASSERT_HAS(r.out, options[i]);
+        ck_assert_str_eq(r.err, "");
+        result_free(&r);
+    }
+    tmp_remove();
+}
+END_TEST
+
+START_TEST(test_launcher_bad_options) {
+    tmp_make();
+    static const struct {
+        const char *args[4];
+        const char *message;
+    } cases[] = {
+        {{"--bogus", PINGPONG, NULL}, "ona: unknown or ambiguous option '--bogus'"},
+        {{PINGPONG, "-x", NULL}, "ona: unknown option '-x'"},
+        {{PINGPONG, "--s", "1", NULL}, "ona: unknown or ambiguous option '--s'"},
+        {{PINGPONG, "--frames", NULL}, "ona: --frames needs a positive number"},
+        {{PINGPONG, "--frames=0", NULL},
+         "ona: --frames needs a positive number (at most "
+         "1000000000), not '0'"},
+        {{PINGPONG, "--workers", "2x", NULL}, "ona: --workers needs a positive number"},
+        {{PINGPONG, "--size", "64x", NULL}, "ona: --size needs WIDTHxHEIGHT"},
+        {{PINGPONG, "--size=99999999999x64", NULL}, "ona: --size needs WIDTHxHEIGHT"},
+        {{PINGPONG, "--vsync", "maybe", NULL}, "ona: --vsync needs on or off, not 'maybe'"},
+        {{PINGPONG, "--headless=yes", NULL}, "ona: --headless takes no value"},
+        {{PINGPONG, "--screenshot", NULL}, "ona: --screenshot needs a PNG path"},
+        {{PINGPONG, "--screenshot", "x.png", NULL}, "--screenshot needs --frames N"},
+        {{PINGPONG, PINGPONG, NULL}, "ona: only one game folder or script"},
+        {{PINGPONG, "=5", NULL}, "ona: '=5' has no key before the '='"},
+        {{NULL}, "usage: ona "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = run_ona(cases[i].args);
+        ck_assert_msg(r.status == 2, "case %zu: exit %d, stderr:\n%s", i, r.status, r.err);
+        ASSERT_HAS(r.err, cases[i].message);
+        ck_assert_str_eq(r.out, "");
+        result_free(&r);
+    }
+    /* An unknown option prints the usage too, on stderr. */
+    result r = run_ona((const char *[]){"--bogus", NULL});
+    ASSERT_HAS(r.err, "usage: ona ");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* --- key=value pairs ------------------------------------------------------------------------- */
+
+/* Runs `game` with `count` pairs k1=1 ... and `extra` (may be NULL) after them. */
+static result run_pairs(const char *game, int count, const char *extra) {
+    const char **args = calloc((size_t)count + 8, sizeof *args);
+    char(*pairs)[32] = calloc((size_t)count + 1, sizeof *pairs);
+    ck_assert(args && pairs);
+    int n = 0;
+    args[n++] = game;
+    for (int i = 0; i < count; i++) {
+        snprintf(pairs[i], sizeof pairs[i], "k%d=%d", i + 1, i + 1);
+        args[n++] = pairs[i];
+    }
+    /* Options after the pairs are still options. */
+    args[n++] = "--headless";
+    args[n++] = "--frames=3";
+    args[n++] = "--no-watch";
+    if (extra)
+        args[n++] = extra;
+    result r = run_ona(args);
+    free(pairs);
+    free(args);
+    return r;
+}
+
+START_TEST(test_launcher_pairs_reach_main_and_too_many_are_refused) {
+    tmp_make();
+    const char *game = make_counting_game();
+    result r = run_pairs(game, 64, NULL);
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "args 64 sum 2080"); /* 1 + 2 + ... + 64: every pair, numbers parsed */
+    result_free(&r);
+
+    r = run_pairs(game, 65, NULL);
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: too many key=value arguments: 65 (at most 64)");
+    ck_assert_msg(!strstr(r.err, "args "), "the game ran:\n%s", r.err);
+    result_free(&r);
+
+    r = run_pairs(game, 200, NULL);
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: too many key=value arguments: 200 (at most 64)");
+    result_free(&r);
+
+    /* Options after the game stay options when getopt is told to stop at the first operand. */
+    setenv("POSIXLY_CORRECT", "1", 1);
+    r = run_pairs(game, 2, NULL);
+    unsetenv("POSIXLY_CORRECT");
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "args 2 sum 3");
+    result_free(&r);
+
+    /* After "--" everything is an operand. */
+    r = run_ona(
+        (const char *[]){"--frames=2", "--headless", "--no-watch", "--", game, "k=5", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "args 1 sum 5");
+    result_free(&r);
+
+    /* A pair that is not one, after the game: refused, not taken for a second game. */
+    r = run_pairs(game, 3, "stray");
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: only one game folder or script");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* --- Paths ----------------------------------------------------------------------------------- */
+
+START_TEST(test_launcher_long_paths_are_refused) {
+    tmp_make();
+    char *path = malloc(1200);
+    ck_assert_ptr_nonnull(path);
+    memset(path, 'a', 1100);
+    path[1100] = '\0';
+    result r = run_ona((const char *[]){path, NULL});
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: the game path is too long (1100 bytes, at most 1000)");
+    result_free(&r);
+    r = run_ona((const char *[]){PINGPONG, "--frames", "2", "--screenshot", path, NULL});
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: the --screenshot path is too long (1100 bytes");
+    result_free(&r);
+    r = run_ona((const char *[]){PINGPONG, "--trace", path, NULL});
+    ASSERT_EXIT(r, 2);
+    ASSERT_HAS(r.err, "ona: the --trace path is too long (1100 bytes");
+    result_free(&r);
+    free(path);
+    tmp_remove();
+}
+END_TEST
+
+/* --- Screenshots ----------------------------------------------------------------------------- */
+
+START_TEST(test_launcher_screenshot_written) {
+    tmp_make();
+    char shot[128];
+    snprintf(shot, sizeof shot, "%s/shot.png", tmp);
+    /* Twice: the second run overwrites the first file and must still count as written. */
+    for (int run = 0; run < 2; run++) {
+        result r = run_ona((const char *[]){PINGPONG, "--frames", "2", "--headless", "--no-watch",
+                                            "--size", "64x48", "--screenshot", shot, NULL});
+        ASSERT_EXIT(r, 0);
+        ck_assert_msg(!strstr(r.err, "screenshot was not written"), "%s", r.err);
+        result_free(&r);
+        FILE *f = fopen(shot, "rb");
+        ck_assert_ptr_nonnull(f);
+        unsigned char magic[8];
+        ck_assert_int_eq(fread(magic, 1, 8, f), 8);
+        fclose(f);
+        ck_assert_mem_eq(magic, "\x89PNG\r\n\x1a\n", 8);
+    }
+    tmp_remove();
+}
+END_TEST
+
+START_TEST(test_launcher_screenshot_unwritable_folder) {
+    tmp_make();
+    result r = run_ona((const char *[]){PINGPONG, "--frames", "2", "--headless", "--no-watch",
+                                        "--screenshot", "/nonexistent/dir/x.png", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "ona: cannot write the screenshot to '/nonexistent/dir/x.png': "
+                      "'/nonexistent/dir': No such file or directory");
+    result_free(&r);
+
+    /* A folder is not a PNG file. */
+    r = run_ona((const char *[]){PINGPONG, "--frames", "2", "--headless", "--no-watch",
+                                 "--screenshot", tmp, NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "it is a folder");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* The folder check passes but the write itself fails (a file name longer than NAME_MAX): the
+ * runtime only logs that, and the launcher, finding no file, fails the run naming the path. */
+START_TEST(test_launcher_screenshot_write_failure_fails_the_run) {
+    tmp_make();
+    char shot[512];
+    int n = snprintf(shot, sizeof shot, "%s/", tmp);
+    memset(shot + n, 's', 300);
+    snprintf(shot + n + 300, sizeof shot - (size_t)n - 300, ".png");
+    result r = run_ona((const char *[]){PINGPONG, "--frames", "2", "--headless", "--no-watch",
+                                        "--size", "64x48", "--screenshot", shot, NULL});
+    ASSERT_EXIT(r, 1);
+    char message[600];
+    snprintf(message, sizeof message, "ona: the screenshot was not written to '%s'", shot);
+    ASSERT_HAS(r.err, message);
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* A game that quits before the frame to capture leaves no screenshot: an error, not a silent
+ * success. */
+START_TEST(test_launcher_screenshot_game_quit_first) {
+    tmp_make();
+    const char *game = make_counting_game();
+    char shot[128];
+    snprintf(shot, sizeof shot, "%s/shot.png", tmp);
+    result r = run_ona((const char *[]){game, "--frames", "5", "--headless", "--no-watch",
+                                        "--screenshot", shot, NULL});
+    ASSERT_EXIT(r, 1);
+    char message[256];
+    snprintf(message, sizeof message, "ona: no screenshot written to '%s': the game stopped", shot);
+    ASSERT_HAS(r.err, message);
+    struct stat st;
+    ck_assert_int_ne(stat(shot, &st), 0);
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("launcher");
+    TCase *about = tcase_create("about");
+    tcase_set_timeout(about, 60);
+    tcase_add_test(about, test_launcher_about_lists_versions);
+    tcase_add_test(about, test_launcher_probe_reports_the_driver_and_leaves_sdl_free);
+    suite_add_tcase(s, about);
+    TCase *tc = tcase_create("launcher");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_launcher_version);
+    tcase_add_test(tc, test_launcher_help);
+    tcase_add_test(tc, test_launcher_bad_options);
+    tcase_add_test(tc, test_launcher_pairs_reach_main_and_too_many_are_refused);
+    tcase_add_test(tc, test_launcher_long_paths_are_refused);
+    tcase_add_test(tc, test_launcher_screenshot_written);
+    tcase_add_test(tc, test_launcher_screenshot_unwritable_folder);
+    tcase_add_test(tc, test_launcher_screenshot_write_failure_fails_the_run);
+    tcase_add_test(tc, test_launcher_screenshot_game_quit_first);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
