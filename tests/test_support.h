@@ -40,7 +40,7 @@ typedef struct item {
     double number;
     bool boolean;
     char text[160];
-    uint32_t sender;
+    uint64_t sender;
 } item;
 
 typedef struct collector {
