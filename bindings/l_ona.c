@@ -54,15 +54,22 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
     }
 }
 
+/* Encodes the arguments after the handle and sends them without waiting: the actor's result. */
+static int send_args(lua_State *L, ona__system *sys, const char *fn, uint64_t *to, char *why,
+                     size_t whysize) {
+    *to = check_handle(L, 1);
+    encode_outgoing(L, sys, 2, fn);
+    return ona__actor_send(sys->core, sys, *to, &sys->outgoing, &sys->moves, why, whysize);
+}
+
 /* raw.send(to, ...): true; false, reason; or yields until room (resumed with true or
  * false, reason). */
 static int l_ona_send_raw(lua_State *L) {
     ona__lua *lua = self(L);
     ona__system *sys = lua->sys;
-    uint64_t to = check_handle(L, 1);
-    encode_outgoing(L, sys, 2, "ona.send");
+    uint64_t to;
     char why[160];
-    int rc = ona__actor_send(sys->core, sys, to, &sys->outgoing, &sys->moves, why, sizeof why);
+    int rc = send_args(L, sys, "ona.send", &to, why, sizeof why);
     if (rc == 0) {
         lua_pushboolean(L, 1);
         return 1;
@@ -87,10 +94,9 @@ static int l_ona_send_raw(lua_State *L) {
 /* ona.try_send(to, ...) -> true | false, "full" | reason */
 static int l_ona_try_send(lua_State *L) {
     ona__system *sys = self(L)->sys;
-    uint64_t to = check_handle(L, 1);
-    encode_outgoing(L, sys, 2, "ona.try_send");
+    uint64_t to;
     char why[160];
-    int rc = ona__actor_send(sys->core, sys, to, &sys->outgoing, &sys->moves, why, sizeof why);
+    int rc = send_args(L, sys, "ona.try_send", &to, why, sizeof why);
     if (rc == 0) {
         lua_pushboolean(L, 1);
         return 1;
@@ -109,19 +115,11 @@ static int l_ona_try_send(lua_State *L) {
 static int receive_into(ona__system *sys, lua_State *L) {
     if (ona__actor_receive(sys) != 0)
         return -1;
-    uint64_t sender = ona_message_sender(&sys->inbox);
-    if (!lua_checkstack(L, 2))
-        luaL_error(L, "%s: stack overflow receiving a message", sys->name);
-    if (sender)
-        lua_pushnumber(L, (lua_Number)sender);
-    else
-        lua_pushboolean(L, 0);
     char err[256];
-    int n = ona__message_decode_lua(&sys->inbox, L, err, sizeof err);
-    ona_message_release(&sys->inbox);
+    int n = ona__lua_push_inbox(sys, L, err, sizeof err);
     if (n < 0)
-        luaL_error(L, "ona.receive: %s received a malformed message: %s", sys->name, err);
-    return n + 1;
+        luaL_error(L, "%s", err);
+    return n;
 }
 
 /* raw.receive() -> true, from, ... when a message is there; true alone where it cannot wait or

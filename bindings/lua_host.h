@@ -58,5 +58,9 @@ int ona__lua_reload(ona__system *sys, const char *path);
 
 /* lua_turn.c: the host's turn. */
 ona__turn ona__lua_run(ona__system *sys, ona__resume why);
+/* Pushes the message in sys->inbox as `from, values...` (from is false for C) and releases it:
+ * the count pushed, or a negative ONA_E* with `err` set and nothing pushed. The one decoding
+ * path of every receive (a parked one handed over, ona.receive, ona.try_receive). */
+int ona__lua_push_inbox(ona__system *sys, lua_State *L, char *err, size_t errsize);
 
 #endif

@@ -65,27 +65,43 @@ static int push_start(ona__lua *lua, lua_State *co) {
     return 6;
 }
 
-/* Pushes the received message handed over in sys->inbox: true, from, values... */
+int ona__lua_push_inbox(ona__system *sys, lua_State *L, char *err, size_t errsize) {
+    if (!lua_checkstack(L, 2)) {
+        snprintf(err, errsize, "ona.receive: %s: stack overflow receiving a message", sys->name);
+        ona_message_release(&sys->inbox);
+        return ONA_ELIMIT;
+    }
+    uint64_t sender = ona_message_sender(&sys->inbox);
+    if (sender)
+        lua_pushnumber(L, (lua_Number)sender);
+    else
+        lua_pushboolean(L, 0);
+    char why[200];
+    int n = ona__message_decode_lua(&sys->inbox, L, why, sizeof why);
+    ona_message_release(&sys->inbox);
+    if (n < 0) {
+        lua_pop(L, 1);
+        snprintf(err, errsize, "ona.receive: %s received a malformed message: %s", sys->name, why);
+        return n;
+    }
+    return n + 1;
+}
+
+/* Pushes the received message handed over in sys->inbox: true, from, values... (or false,
+ * reason for one that would not decode). */
 static int push_message(ona__lua *lua, lua_State *co) {
-    ona__system *sys = lua->sys;
     if (!lua_checkstack(co, 3))
         return -1;
     lua_pushboolean(co, 1);
-    uint64_t sender = ona_message_sender(&sys->inbox);
-    if (sender)
-        lua_pushnumber(co, (lua_Number)sender);
-    else
-        lua_pushboolean(co, 0);
-    char err[256];
-    int n = ona__message_decode_lua(&sys->inbox, co, err, sizeof err);
-    ona_message_release(&sys->inbox);
+    char err[300];
+    int n = ona__lua_push_inbox(lua->sys, co, err, sizeof err);
     if (n < 0) {
-        lua_pop(co, 2);
+        lua_pop(co, 1);
         lua_pushboolean(co, 0);
-        lua_pushfstring(co, "ona.receive: %s received a malformed message: %s", sys->name, err);
+        lua_pushstring(co, err);
         return 2;
     }
-    return n + 2;
+    return n + 1;
 }
 
 static int push_resume(ona__lua *lua, lua_State *co, ona__resume why) {
