@@ -18,9 +18,10 @@
  * MAX_PATH_BYTES (the runtime keeps paths in 1024-byte buffers, script root and "/main.lua"
  * included) and a screenshot that was asked for but not written are errors. Exit status: 0, 1
  * when the run failed (no runtime, main.lua did not start, screenshot or trace not written), 2
- * for a usage error.
+ * for a usage error. This file reads the arguments and runs the game; report.c writes the --stats
+ * reports and shot.c checks the screenshot (launcher.h is what they share).
  */
-#include "ona/ona.h"
+#include "launcher.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,10 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
 
 static void usage(FILE *to) {
     fprintf(to, "usage: ona <game-folder | main.lua> [options] [key=value ...]\n"
@@ -292,91 +289,14 @@ static int parse_args(int argc, char **argv, options *o) {
     return -1;
 }
 
-/* --- Statistics ------------------------------------------------------------------------------ */
-
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-enum { MAX_REPORTED = 256, MAX_PERIOD_FRAMES = 8192 };
-
-/* What --stats remembers between two reports. */
-typedef struct period {
-    double frame_ms[MAX_PERIOD_FRAMES];
-    int frames;
-    uint64_t started_ns;
-    ona_system_stats last[MAX_REPORTED];
-    uint32_t last_count;
-} period;
-
-static const ona_system_stats *previous(const period *p, ona_system h) {
-    for (uint32_t i = 0; i < p->last_count; i++)
-        if (p->last[i].handle.id == h.id)
-            return &p->last[i];
-    return NULL;
-}
-
-/* Logs the last second: frame time percentiles, and per system its turns, turn time,
- * messages in and out, mailbox high-water mark and memory. */
-static void report_period(ona_runtime *rt, period *p) {
-    double seconds = (double)(now_ns() - p->started_ns) / 1e9;
-    if (p->frames > 0) {
-        qsort(p->frame_ms, (size_t)p->frames, sizeof p->frame_ms[0], cmp_double);
-        int n = p->frames;
-        ona_log(ONA_LOG_INFO, "stats",
-                "%d frames in %.2f s: frame ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", n, seconds,
-                p->frame_ms[n / 2], p->frame_ms[(n * 9) / 10], p->frame_ms[(n * 99) / 100],
-                p->frame_ms[n - 1]);
-    }
-    ona_system list[MAX_REPORTED];
-    uint32_t n = ona_runtime_systems(rt, list, MAX_REPORTED);
-    n = n < MAX_REPORTED ? n : MAX_REPORTED;
-    ona_system_stats now[MAX_REPORTED];
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        ona_system_stats *st = &now[kept];
-        if (ona_runtime_system_stats(rt, list[i], st) != 0 || st->status == ONA_SYSTEM_STOPPED)
-            continue;
-        kept++;
-        const ona_system_stats *was = previous(p, list[i]);
-        uint64_t turns = st->turns - (was ? was->turns : 0);
-        uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
-        ona_log(ONA_LOG_INFO, "stats",
-                "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
-                "%.0f KB",
-                st->name, (unsigned long long)turns,
-                turns ? (double)busy / (double)turns / 1e3 : 0.0,
-                (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
-                (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
-                st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0);
-    }
-    memcpy(p->last, now, kept * sizeof now[0]);
-    p->last_count = kept;
-    p->frames = 0;
-    p->started_ns = now_ns();
-}
-
-/* What became of the screenshot: whether it was asked for, and the runtime's answer. */
-typedef struct shot {
-    bool requested;
-    int rc;
-    long frames_run;
-} shot;
+/* --- The run ---------------------------------------------------------------------------------- */
 
 /* The launcher's own frame loop, as an embedder would write it: measured dt, the screenshot
  * asked for before the last frame, and with --stats a report once a second. */
-static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats, shot *s) {
-    period *p = stats ? calloc(1, sizeof *p) : NULL;
-    if (p)
-        p->started_ns = now_ns();
-    uint64_t last = now_ns();
+static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats,
+                    ona__launcher_shot *s) {
+    ona__launcher_stats *p = stats ? ona__launcher_stats_begin() : NULL;
+    uint64_t last = ona__launcher_now_ns();
     int rc = 0;
     long n = 0;
     for (; frames == 0 || n < frames; n++) {
@@ -392,127 +312,18 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
             s->requested = true;
             s->rc = ona_runtime_screenshot(rt, screenshot);
         }
-        uint64_t t = now_ns();
+        uint64_t t = ona__launcher_now_ns();
         double dt = n == 0 ? 1.0 / 60 : (double)(t - last) / 1e9;
         last = t;
         rc = ona_runtime_step(rt, dt);
         if (rc)
             break;
-        if (p) {
-            ona_runtime_stats_get(rt, &rs);
-            if (p->frames < MAX_PERIOD_FRAMES)
-                p->frame_ms[p->frames++] = (double)rs.last_frame_ns / 1e6;
-            if (now_ns() - p->started_ns >= 1000000000ull)
-                report_period(rt, p);
-        }
+        if (p)
+            ona__launcher_stats_frame(rt, p);
     }
     s->frames_run = n;
-    free(p);
+    ona__launcher_stats_end(p);
     return rc;
-}
-
-static void print_stats(ona_runtime *rt) {
-    ona_runtime_stats rs;
-    ona_runtime_stats_get(rt, &rs);
-    printf("\n%llu frames, mean %.3f ms, max %.3f ms; %u threads; %llu messages; %llu turns; "
-           "%llu steals\n",
-           (unsigned long long)rs.frames,
-           rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
-           (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
-           (unsigned long long)rs.turns, (unsigned long long)rs.steals);
-    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns", "turn us",
-           "parks", "in", "out", "mailbox hw", "memory KB");
-    ona_system list[256];
-    uint32_t n = ona_runtime_systems(rt, list, 256);
-    for (uint32_t i = 0; i < n && i < 256; i++) {
-        ona_system_stats st;
-        if (ona_runtime_system_stats(rt, list[i], &st) != 0)
-            continue;
-        static const char *const status[] = {"running", "restarting", "stopped"};
-        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f\n", st.name,
-               status[st.status], (unsigned long long)st.turns,
-               st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
-               (unsigned long long)st.parks, (unsigned long long)st.messages_in,
-               (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,
-               (double)st.memory / 1024.0);
-    }
-}
-
-/* --- The screenshot -------------------------------------------------------------------------- */
-
-/* Refuses, before anything runs, a screenshot path that cannot become a PNG file: a folder or
- * another file that is not a regular one, or a path whose folder is missing or not writable.
- * The runtime only logs a failed write, so the end of the run checks the file itself
- * (shot_written); this check only saves running a game for nothing. */
-static bool shot_path_usable(const char *path) {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "ona: cannot write the screenshot to '%s': %s\n", path,
-                S_ISDIR(st.st_mode) ? "it is a folder" : "it is not a regular file");
-        return false;
-    }
-    char dir[MAX_PATH_BYTES + 1];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    const char *why = NULL;
-    if (stat(dir, &st) != 0)
-        why = strerror(errno);
-    else if (!S_ISDIR(st.st_mode))
-        why = "not a folder";
-    else if (access(dir, W_OK | X_OK) != 0)
-        why = strerror(errno);
-    if (why)
-        fprintf(stderr, "ona: cannot write the screenshot to '%s': '%s': %s\n", path, dir, why);
-    return !why;
-}
-
-/* The screenshot file before the run, to tell a new file from one an earlier run left. */
-typedef struct file_before {
-    bool exists;
-    struct stat st;
-} file_before;
-
-static file_before file_before_get(const char *path) {
-    file_before b = {0};
-    b.exists = stat(path, &b.st) == 0;
-    return b;
-}
-
-/* True when `path` is a non-empty regular file that the run wrote: new, or changed since
- * `before` (the PNG writer truncates and rewrites, so the modification time moves). */
-static bool shot_written(const char *path, const file_before *before) {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
-        return false;
-    if (!before->exists)
-        return true;
-    return st.st_dev != before->st.st_dev || st.st_ino != before->st.st_ino ||
-           st.st_size != before->st.st_size || st.st_mtim.tv_sec != before->st.st_mtim.tv_sec ||
-           st.st_mtim.tv_nsec != before->st.st_mtim.tv_nsec;
-}
-
-/* Says why no screenshot is at `path`, if none is; true when it was written. */
-static bool check_shot(const char *path, long frames, const shot *s, const file_before *before) {
-    if (!s->requested)
-        fprintf(stderr,
-                "ona: no screenshot written to '%s': the game stopped after %ld of %ld "
-                "frames\n",
-                path, s->frames_run, frames);
-    else if (s->rc == ONA_EGFX)
-        fprintf(stderr, "ona: no screenshot written to '%s': there is no video\n", path);
-    else if (s->rc)
-        fprintf(stderr, "ona: no screenshot written to '%s': %s\n", path, ona_strerror(s->rc));
-    else if (!shot_written(path, before))
-        fprintf(stderr, "ona: the screenshot was not written to '%s' (see the error above)\n",
-                path);
-    else
-        return true;
-    return false;
 }
 
 /* --- main ------------------------------------------------------------------------------------ */
@@ -522,7 +333,7 @@ int main(int argc, char **argv) {
     int status = parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
-    if (o.screenshot && !shot_path_usable(o.screenshot))
+    if (o.screenshot && !ona__launcher_shot_path_usable(o.screenshot))
         return 1;
 
     /* A folder runs its main.lua with the folder as the script root; a file runs itself with its
@@ -640,8 +451,9 @@ int main(int argc, char **argv) {
         ona_runtime_destroy(rt);
         return 1;
     }
-    file_before before = screenshot ? file_before_get(screenshot) : (file_before){0};
-    shot s = {0};
+    ona__launcher_file_before before =
+        screenshot ? ona__launcher_file_before_get(screenshot) : (ona__launcher_file_before){0};
+    ona__launcher_shot s = {0};
     rc = run_loop(rt, o.frames, screenshot, o.stats, &s);
     int exit_status = 0;
     if (o.trace) {
@@ -654,13 +466,13 @@ int main(int argc, char **argv) {
         }
     }
     if (o.stats)
-        print_stats(rt);
+        ona__launcher_stats_print(rt);
     ona_runtime_destroy(rt);
     if (rc) {
         fprintf(stderr, "ona: %s\n", ona_strerror(rc));
         exit_status = 1;
     }
-    if (screenshot && !check_shot(screenshot, o.frames, &s, &before) && o.screenshot)
+    if (screenshot && !ona__launcher_shot_check(screenshot, o.frames, &s, &before) && o.screenshot)
         exit_status = 1;
     return exit_status;
 }

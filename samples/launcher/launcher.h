@@ -1,0 +1,64 @@
+/*
+ * The launcher's private header: what main.c (arguments and the run), report.c (the --stats
+ * reports) and shot.c (the screenshot checks) share. Internal to the `ona` launcher; like the
+ * rest of it, it needs only ona/ona.h and C/POSIX headers.
+ */
+#ifndef ONA_LAUNCHER_H
+#define ONA_LAUNCHER_H
+
+#include "ona/ona.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+/* The runtime keeps paths in 1024-byte buffers, script root and "/main.lua" included. */
+enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
+
+/* --- Statistics (report.c) ---------------------------------------------------------------------
+ */
+
+/* What --stats remembers between two reports; opaque outside report.c. */
+typedef struct ona__launcher_stats ona__launcher_stats;
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t ona__launcher_now_ns(void);
+
+/* Starts the first one-second period; NULL when out of memory (then no period is reported). */
+ona__launcher_stats *ona__launcher_stats_begin(void);
+
+/* After each frame: records its time, and logs a report once a second has passed. */
+void ona__launcher_stats_frame(ona_runtime *rt, ona__launcher_stats *p);
+
+/* Frees what ona__launcher_stats_begin made (NULL is fine). */
+void ona__launcher_stats_end(ona__launcher_stats *p);
+
+/* Prints the final table on stdout: frame times, totals, and one line per system. */
+void ona__launcher_stats_print(ona_runtime *rt);
+
+/* --- The screenshot (shot.c) -------------------------------------------------------------------
+ */
+
+/* What became of the screenshot: whether it was asked for, and the runtime's answer. */
+typedef struct ona__launcher_shot {
+    bool requested;
+    int rc;
+    long frames_run;
+} ona__launcher_shot;
+
+/* The screenshot file before the run, to tell a new file from one an earlier run left. */
+typedef struct ona__launcher_file_before {
+    bool exists;
+    struct stat st;
+} ona__launcher_file_before;
+
+/* Refuses, before anything runs, a screenshot path that cannot become a PNG file (says why). */
+bool ona__launcher_shot_path_usable(const char *path);
+
+ona__launcher_file_before ona__launcher_file_before_get(const char *path);
+
+/* Says why no screenshot is at `path`, if none is; true when it was written. */
+bool ona__launcher_shot_check(const char *path, long frames, const ona__launcher_shot *s,
+                              const ona__launcher_file_before *before);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * The launcher's statistics (--stats): once a second a report in the log (frame time
+ * percentiles, and per system its turns, turn time, messages, mailbox high-water mark and
+ * memory over that second), and at the end of the run a table on stdout.
+ *
+ * Design note. Everything comes from the public stats calls of ona/ona.h, as an embedder would
+ * read them. A period keeps at most MAX_PERIOD_FRAMES frame times (frames past that in one
+ * second are not counted in its percentiles) and the previous counters of at most MAX_REPORTED
+ * systems, so that each report shows what happened since the last one. The state is allocated
+ * once, before the first frame.
+ */
+#include "launcher.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t ona__launcher_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+enum { MAX_REPORTED = 256, MAX_PERIOD_FRAMES = 8192 };
+
+/* What --stats remembers between two reports. */
+struct ona__launcher_stats {
+    double frame_ms[MAX_PERIOD_FRAMES];
+    int frames;
+    uint64_t started_ns;
+    ona_system_stats last[MAX_REPORTED];
+    uint32_t last_count;
+};
+
+static const ona_system_stats *previous(const ona__launcher_stats *p, ona_system h) {
+    for (uint32_t i = 0; i < p->last_count; i++)
+        if (p->last[i].handle.id == h.id)
+            return &p->last[i];
+    return NULL;
+}
+
+/* Logs the last second: frame time percentiles, and per system its turns, turn time,
+ * messages in and out, mailbox high-water mark and memory. */
+static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
+    double seconds = (double)(ona__launcher_now_ns() - p->started_ns) / 1e9;
+    if (p->frames > 0) {
+        qsort(p->frame_ms, (size_t)p->frames, sizeof p->frame_ms[0], cmp_double);
+        int n = p->frames;
+        ona_log(ONA_LOG_INFO, "stats",
+                "%d frames in %.2f s: frame ms p50 %.2f  p90 %.2f  p99 %.2f  max %.2f", n, seconds,
+                p->frame_ms[n / 2], p->frame_ms[(n * 9) / 10], p->frame_ms[(n * 99) / 100],
+                p->frame_ms[n - 1]);
+    }
+    ona_system list[MAX_REPORTED];
+    uint32_t n = ona_runtime_systems(rt, list, MAX_REPORTED);
+    n = n < MAX_REPORTED ? n : MAX_REPORTED;
+    ona_system_stats now[MAX_REPORTED];
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ona_system_stats *st = &now[kept];
+        if (ona_runtime_system_stats(rt, list[i], st) != 0 || st->status == ONA_SYSTEM_STOPPED)
+            continue;
+        kept++;
+        const ona_system_stats *was = previous(p, list[i]);
+        uint64_t turns = st->turns - (was ? was->turns : 0);
+        uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
+        ona_log(ONA_LOG_INFO, "stats",
+                "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
+                "%.0f KB",
+                st->name, (unsigned long long)turns,
+                turns ? (double)busy / (double)turns / 1e3 : 0.0,
+                (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
+                (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
+                st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0);
+    }
+    memcpy(p->last, now, kept * sizeof now[0]);
+    p->last_count = kept;
+    p->frames = 0;
+    p->started_ns = ona__launcher_now_ns();
+}
+
+ona__launcher_stats *ona__launcher_stats_begin(void) {
+    ona__launcher_stats *p = calloc(1, sizeof *p);
+    if (p)
+        p->started_ns = ona__launcher_now_ns();
+    return p;
+}
+
+void ona__launcher_stats_frame(ona_runtime *rt, ona__launcher_stats *p) {
+    ona_runtime_stats rs;
+    ona_runtime_stats_get(rt, &rs);
+    if (p->frames < MAX_PERIOD_FRAMES)
+        p->frame_ms[p->frames++] = (double)rs.last_frame_ns / 1e6;
+    if (ona__launcher_now_ns() - p->started_ns >= 1000000000ull)
+        report_period(rt, p);
+}
+
+void ona__launcher_stats_end(ona__launcher_stats *p) {
+    free(p);
+}
+
+void ona__launcher_stats_print(ona_runtime *rt) {
+    ona_runtime_stats rs;
+    ona_runtime_stats_get(rt, &rs);
+    printf("\n%llu frames, mean %.3f ms, max %.3f ms; %u threads; %llu messages; %llu turns; "
+           "%llu steals\n",
+           (unsigned long long)rs.frames,
+           rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
+           (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
+           (unsigned long long)rs.turns, (unsigned long long)rs.steals);
+    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns", "turn us",
+           "parks", "in", "out", "mailbox hw", "memory KB");
+    ona_system list[256];
+    uint32_t n = ona_runtime_systems(rt, list, 256);
+    for (uint32_t i = 0; i < n && i < 256; i++) {
+        ona_system_stats st;
+        if (ona_runtime_system_stats(rt, list[i], &st) != 0)
+            continue;
+        static const char *const status[] = {"running", "restarting", "stopped"};
+        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f\n", st.name,
+               status[st.status], (unsigned long long)st.turns,
+               st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
+               (unsigned long long)st.parks, (unsigned long long)st.messages_in,
+               (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,
+               (double)st.memory / 1024.0);
+    }
+}
