@@ -1,8 +1,8 @@
 /*
  * message.c: messages built and read from C (ona/message.h): the byte format, the writer, the
  * reader and release. The token reader, the checker and the validator that is the fuzzing entry
- * point are message_check.c's; the Lua side of the codec (message_lua.c) shares the token reader
- * and the checker through runtime/core/message.h.
+ * point are message_check.c's; the Lua side of the codec (bindings/l_message.c) shares the token
+ * reader and the checker through runtime/core/message.h.
  *
  * Design note: the byte format. A message body is its top-level values one after another (the
  * count lives in ona_message, not in the bytes). Each value starts with a one-byte tag:
