@@ -1,14 +1,14 @@
 /*
  * test_lifecycle.c: regression tests for the actor lifecycle, through the public API and Lua
  * scripts only (tests/lua/lifecycle/): killing systems wherever they stand (parked in send,
- * parked in receive, mid-turn, while a hot reload is due), one-shot scripts freeing their slots,
- * handles that stay stale forever, a main.lua that fills max_systems, and scheduler behaviours
- * that a plausible mutation of scheduler.c or runtime.c would break (each test names the
- * mutation it guards).
+ * parked in receive, mid-turn, while a hot reload is due, at runtime destroy), one-shot scripts
+ * freeing their slots, handles that stay stale forever, a main.lua that fills max_systems,
+ * deadlock cycles and backpressure, and scheduler behaviours that a plausible mutation of
+ * scheduler.c, runtime.c or l_ona.c would break (each test names the mutation it guards).
  *
- * Design note. Each case comes from a reproducer of a reliability review
- * (/work/shared/repro/games: kill_parked_sender, oneshot_leak, handle_wrap, thousands, deaf,
- * deadlock, backpressure) and asserts the correct behaviour, not the reviewed one. Cases whose
+ * Design note. Most cases come from a reproducer of a reliability review
+ * (/work/shared/repro/games: kill_parked_sender, oneshot_leak, handle_wrap, thousands, deadlock,
+ * backpressure) and assert the correct behaviour, not the reviewed one. Cases whose
  * outcome could depend on the thread count run with 1 thread and again with 2 and 4. The native
  * collector (test_support.c) records what the Lua systems report; it is read only after
  * ona_runtime_step returned. Loops of thousands of frames use plain `if` + ck_abort_msg in the
