@@ -1,14 +1,14 @@
 /*
  * test_lifecycle.c: regression tests for the actor lifecycle, through the public API and Lua
  * scripts only (tests/lua/lifecycle/): killing systems wherever they stand (parked in send,
- * parked in receive, mid-turn, while a hot reload is due), one-shot scripts freeing their slots,
- * handles that stay stale forever, a main.lua that fills max_systems, and scheduler behaviours
- * that a plausible mutation of scheduler.c or runtime.c would break (each test names the
- * mutation it guards).
+ * parked in receive, mid-turn, while a hot reload is due, at runtime destroy), one-shot scripts
+ * freeing their slots, handles that stay stale forever, a main.lua that fills max_systems,
+ * deadlock cycles and backpressure, and scheduler behaviours that a plausible mutation of
+ * scheduler.c, runtime.c or l_ona.c would break (each test names the mutation it guards).
  *
- * Design note. Each case comes from a reproducer of a reliability review
- * (/work/shared/repro/games: kill_parked_sender, oneshot_leak, handle_wrap, thousands, deaf,
- * deadlock, backpressure) and asserts the correct behaviour, not the reviewed one. Cases whose
+ * Design note. Most cases come from a reproducer of a reliability review
+ * (/work/shared/repro/games: kill_parked_sender, oneshot_leak, handle_wrap, thousands, deadlock,
+ * backpressure) and assert the correct behaviour, not the reviewed one. Cases whose
  * outcome could depend on the thread count run with 1 thread and again with 2 and 4. The native
  * collector (test_support.c) records what the Lua systems report; it is read only after
  * ona_runtime_step returned. Loops of thousands of frames use plain `if` + ck_abort_msg in the
@@ -118,6 +118,21 @@ static ona_system_stats stats_of(ona_runtime *rt, ona_system h) {
     return st;
 }
 
+/* Kills every live system but `keep` and steps once, so that their exit callbacks run at a
+ * frame boundary (where they may still message `keep`), then destroys the runtime. Tests whose
+ * surviving systems report from exit use it: ona_runtime_destroy itself is covered apart, by
+ * test_lifecycle_exit_at_destroy_messages_safely. */
+static void shutdown_keeping(ona_runtime *rt, ona_system keep) {
+    ona_system live[64];
+    uint32_t n = ona_runtime_systems(rt, live, 64);
+    ck_assert_uint_le(n, 64);
+    for (uint32_t i = 0; i < n; i++)
+        if (live[i].id != keep.id)
+            ck_assert_int_eq(ona_runtime_kill(rt, live[i]), 0);
+    step(rt, 1);
+    ona_runtime_destroy(rt);
+}
+
 static const uint32_t thread_counts[] = {1, 2, 4};
 enum { THREAD_COUNTS = sizeof thread_counts / sizeof thread_counts[0] };
 
@@ -207,7 +222,7 @@ static void kill_receiver_of_parked_senders(uint32_t threads) {
         ck_assert_uint_eq(st.errors, 0);
         ck_assert_int_ge(count_tag_name("alive", names[i]), 2);
     }
-    ona_runtime_destroy(rt);
+    shutdown_keeping(rt, report);
     collector_free();
 }
 
@@ -313,13 +328,36 @@ static void kill_during_reload(uint32_t threads) {
     ona_system_stats st = stats_of(rt, r2);
     ck_assert_int_eq(st.status, ONA_SYSTEM_RUNNING);
     ck_assert_uint_eq(st.turns, 5);
-    ona_runtime_destroy(rt);
+    shutdown_keeping(rt, report);
     collector_free();
 }
 
 START_TEST(test_lifecycle_kill_during_reload) {
     for (int i = 0; i < THREAD_COUNTS; i++)
         kill_during_reload(thread_counts[i]);
+}
+END_TEST
+
+/* ona_runtime_destroy calls exit() on every live system in spawn order. The reviewed code freed
+ * each system right after its exit while the handle registry still pointed at it, so an exit
+ * that messaged an earlier system (here the collector, which every test spawns first) read and
+ * wrote freed memory (heap-use-after-free under ASan, found by test_lifecycle_kill_during_reload
+ * before it used shutdown_keeping). Such a send may fail or succeed, but must be safe: this test
+ * fails under ASan, or with a crash. */
+static void exit_at_destroy(uint32_t threads) {
+    ona_runtime *rt = make_runtime(threads);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "farewell.lua", "farewell", report, "", 0, 0);
+    spawn_lua(rt, "farewell.lua", "farewell2", report, "", 0, 0);
+    step(rt, 2);
+    ck_assert_int_eq(count_tag("bye"), 0);
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+
+START_TEST(test_lifecycle_exit_at_destroy_messages_safely) {
+    for (int i = 0; i < THREAD_COUNTS; i++)
+        exit_at_destroy(thread_counts[i]);
 }
 END_TEST
 
@@ -687,6 +725,7 @@ int main(void) {
     tcase_add_test(kill, test_lifecycle_kill_parked_receiver);
     tcase_add_test(kill, test_lifecycle_kill_self_mid_turn);
     tcase_add_test(kill, test_lifecycle_kill_during_reload);
+    tcase_add_test(kill, test_lifecycle_exit_at_destroy_messages_safely);
     suite_add_tcase(s, kill);
     TCase *slots = tcase_create("slots");
     tcase_set_timeout(slots, 120);
