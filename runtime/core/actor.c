@@ -214,7 +214,7 @@ void ona__actor_run_turn(ona__system *sys) {
         sys->last_turn_ns = 0;
     for (;;) {
         uint64_t t0 = ona__now_ns();
-        ona__turn outcome;
+        ona__turn outcome = ONA__TURN_DONE;
         int why = prepare(sys, &outcome);
         if (why >= 0) {
             outcome = sys->host->run(sys, (ona__resume)why);
