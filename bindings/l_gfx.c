@@ -32,7 +32,7 @@ static ona_runtime *runtime(ona__system *sys) {
 /* The render queue of the thread running this turn. */
 static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const char *fn) {
     ona__render_queue *q =
-        ona__video_queue(&runtime(sys)->video, ona__scheduler_thread_index());
+        ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
     if (!q)
         luaL_error(L, "%s can only draw during a turn (init or process), not in the main chunk",
                    fn);

@@ -1,7 +1,8 @@
 /*
  * lua_host.h: the Lua host: what makes a core system (runtime/core/actor.h) a Lua system. Its
- * state, its counting allocator, the prelude, its turns as coroutine resumes, its restart, its
- * end, and the Lua half of hot reload. Internal to the library.
+ * state, its counting allocator and the prelude (lua_host.c), spawning and the host's table
+ * (lua_spawn.c), its turns as coroutine resumes (lua_turn.c), and the Lua half of hot reload
+ * (lua_reload.c). Internal to the library.
  *
  * Who owns what: an ona__lua belongs to its system (host_data) and is touched only by the thread
  * running that system's turn, or by main between frames (restart, reload, destroy).
@@ -35,10 +36,15 @@ typedef struct ona__lua {
     ona_message args; /* spawn args, replayed on restart */
 } ona__lua;
 
-extern const ona__host ona__lua_host;
+/* The Lua system whose state (or coroutine) is L: the allocator's user pointer. */
+static inline ona__lua *ona__lua_of(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
 
-/* The Lua system whose state (or coroutine) is L. */
-ona__lua *ona__lua_of(lua_State *L);
+/* lua_spawn.c: the Lua host's table, and spawning. */
+extern const ona__host ona__lua_host;
 
 /* Any thread: spawns a Lua system from desc->script (resolved under the script roots). Its chunk
  * runs here, after the system is registered. `desc->args` is released in every case. */
@@ -50,6 +56,8 @@ void ona__lua_compile_prelude(ona_runtime *rt);
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize);
 /* Closes the state (running the script's exit first when asked). */
 void ona__lua_close(ona__lua *lua, bool run_exit);
+/* Closes the state if open and frees everything the ona__lua holds, and it. */
+void ona__lua_free(ona__lua *lua);
 /* Pushes the spawn args' first value (or nil). 0, or an error with nothing pushed. */
 int ona__lua_push_args(ona__lua *lua, lua_State *L);
 /* Main, between frames: re-runs the system's code if `path` is its script or a module it

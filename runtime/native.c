@@ -136,7 +136,7 @@ int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite 
         return ONA_EINVAL;
     ona__system *sys = ctx->sys;
     ona__render_queue *q =
-        ona__video_queue(&ona__runtime_of(sys->core)->video, ona__scheduler_thread_index());
+        ona__video_queue(&ona__runtime_of(sys->core)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
     return ona__render_queue_push(q, texture.id, layer, sys->spawn_order, &sys->draw_seq, sprites,

@@ -60,7 +60,7 @@ static void wake_receiver(ona__core *core, ona__system *receiver) {
     /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox). */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&receiver->run, memory_order_relaxed) == ONA__RUN_PARKED_RECV)
-        ona__scheduler_wake(core, receiver, ONA__RUN_PARKED_RECV, ONA__RESUME_RECV_READY);
+        ona__runq_wake(core, receiver, ONA__RUN_PARKED_RECV, ONA__RESUME_RECV_READY);
 }
 
 int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
@@ -118,7 +118,7 @@ int ona__actor_receive(ona__system *sys) {
     if (atomic_load_explicit(&sys->waiter_count, memory_order_relaxed) != 0) {
         ona__system *sender = waiters_pop(sys);
         if (sender)
-            ona__scheduler_wake(sys->core, sender, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_READY);
+            ona__runq_wake(sys->core, sender, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_READY);
     }
     return 0;
 }

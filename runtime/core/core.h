@@ -120,13 +120,27 @@ int ona__scheduler_start(ona__core *core);
 void ona__scheduler_stop(ona__core *core);
 /* Runs the turns of one frame on all threads until quiescence (main thread). */
 void ona__scheduler_run_frame(ona__core *core);
+
+/* --- runq.c ---------------------------------------------------------------------------------- */
+
 /* Makes a parked system runnable if it is still in `expected`. Any thread in a frame; main
  * between frames (queue_frame picks it up). Returns true when this call woke it. */
-bool ona__scheduler_wake(ona__core *core, ona__system *sys, int expected, ona__resume resume);
+bool ona__runq_wake(ona__core *core, ona__system *sys, int expected, ona__resume resume);
 /* The index of the thread running turns on this thread (0 = main), or -1 outside turns. */
-int ona__scheduler_thread_index(void);
-/* The worker running on this thread during a frame (NULL elsewhere). */
-ona__worker *ona__scheduler_current(void);
+int ona__runq_thread_index(void);
+/* The worker running on this thread during a frame (NULL elsewhere); set by the scheduler. */
+ona__worker *ona__runq_current(void);
+void ona__runq_set_current(ona__worker *w);
+/* Work for this thread: its own deque, then the frame list, then a steal. NULL when none. */
+ona__system *ona__runq_find(ona__core *core, ona__worker *w);
+/* Main only: appends a system to the frame list; `active` must already count it. */
+void ona__runq_append(ona__core *core, ona__system *sys);
+/* Wakes up to `n` sleeping threads (all, and main, when n < 0) after work appeared. */
+void ona__runq_notify(ona__core *core, int n);
+/* Wakes main alone: the frame reached quiescence on a worker. */
+void ona__runq_notify_main(ona__core *core);
+/* Sleeps until work may have appeared, the frame ended, or the runtime stops. */
+void ona__runq_wait(ona__core *core, ona__worker *w);
 
 /* --- trace.c --------------------------------------------------------------------------------- */
 

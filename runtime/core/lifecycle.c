@@ -226,7 +226,7 @@ static void unlink_ending(ona__core *core, ona__system *sys, bool killed) {
                  "system '%s' %s while this one waited for room in its mailbox; the message was "
                  "not sent",
                  sys->name, killed ? "was killed" : "stopped");
-        ona__scheduler_wake(core, w, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_FAILED);
+        ona__runq_wake(core, w, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_FAILED);
     }
     ona__registry_remove(&core->registry, sys->id);
 }

@@ -38,31 +38,6 @@ static const char *name_of(const gl_name *table, size_t n, GLenum value, const c
     return other;
 }
 
-static const gl_name gl_errors[] = {
-    {GL_INVALID_ENUM, "GL_INVALID_ENUM"},
-    {GL_INVALID_VALUE, "GL_INVALID_VALUE"},
-    {GL_INVALID_OPERATION, "GL_INVALID_OPERATION"},
-    {GL_INVALID_FRAMEBUFFER_OPERATION, "GL_INVALID_FRAMEBUFFER_OPERATION"},
-    {GL_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"},
-};
-
-/* Clears errors left by earlier calls, so that a check after the next calls sees only theirs. */
-void ona__gl_clear_errors(void) {
-    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; i++)
-        ;
-}
-
-/* Logs and returns the first pending GL error (GL_NO_ERROR when none), draining the rest. */
-GLenum ona__gl_check(const char *what) {
-    GLenum first = glGetError();
-    if (first == GL_NO_ERROR)
-        return first;
-    ona__gl_clear_errors();
-    ona_log(ONA_LOG_ERROR, "gfx", "%s: %s (0x%04x)", what, NAME_OF(gl_errors, first, "GL error"),
-            (unsigned)first);
-    return first;
-}
-
 /* "4.6 (Core Profile) Mesa..." or "4.50" as 460 / 450; 0 when it cannot be read. */
 static int parse_version(const char *text) {
     int major = 0, minor = 0;

@@ -73,7 +73,7 @@ void ona__video_free(ona__video *v);
 /* Main, before the turns: polls the window, takes injected events, updates input state. Sets
  * *quit when the window was closed. */
 void ona__video_begin_frame(ona__video *v, bool *quit);
-/* The render queue of the thread with that index (ona__scheduler_thread_index), or NULL. */
+/* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
 /* Main, after the turns: uploads textures, merges the queues, draws, the overlay (when on and
  * `overlay` is given), screenshots, swaps; then clears the queues. */

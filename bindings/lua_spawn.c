@@ -1,0 +1,154 @@
+/*
+ * lua_spawn.c: making Lua systems: ona__lua_spawn and the Lua host's table (lua_host.h).
+ *
+ * Design note. A spawn resolves the script under the script roots, registers the system with
+ * the core first, then runs its chunk on the spawning thread: a missing file or a compile error
+ * is returned to the spawner, and a chunk that spawns until max_systems cannot take its own
+ * place. A chunk that fails leaves the system abandoned: the core frees it at the next boundary
+ * without running anything of it. Spawn args may not carry buffers, because a restart replays
+ * them.
+ */
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+
+/* --- The host -------------------------------------------------------------------------------- */
+
+static void host_destroy(ona__system *sys, bool run_exit) {
+    ona__lua *lua = sys->host_data;
+    ona__lua_close(lua, run_exit);
+    ona__lua_free(lua);
+}
+
+static int host_restart(ona__system *sys) {
+    ona__lua *lua = sys->host_data;
+    ona__lua_close(lua, false);
+    char err[512];
+    int rc = ona__lua_load(lua, err, sizeof err);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, sys->name, "restart failed: %s", err);
+    return rc;
+}
+
+static void host_memory(const ona__system *sys, size_t *used, size_t *peak, size_t *cap) {
+    const ona__lua *lua = sys->host_data;
+    *used = lua->L ? lua->mem_used : 0;
+    *peak = lua->mem_peak;
+    *cap = lua->mem_cap;
+}
+
+const ona__host ona__lua_host = {
+    .kind = "lua",
+    .run = ona__lua_run,
+    .restart = host_restart,
+    .destroy = host_destroy,
+    .memory = host_memory,
+};
+
+/* --- Spawning -------------------------------------------------------------------------------- */
+
+static bool message_has_buffer(ona_message *m) {
+    ona_message_reader r;
+    ona_message_reader_begin(&r, m);
+    ona_value v;
+    while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END)
+        if (v.type == ONA_VALUE_BUFFER)
+            return true;
+    return false;
+}
+
+/* The system's name: the desc's, else the script's file name without ".lua". */
+static void default_name(const ona_spawn_desc *desc, const char *path, char *name, size_t size) {
+    if (desc->name && desc->name[0]) {
+        snprintf(name, size, "%s", desc->name);
+        return;
+    }
+    const char *base = strrchr(path, '/');
+    snprintf(name, size, "%s", base ? base + 1 : path);
+    char *dot = strrchr(name, '.');
+    if (dot && strcmp(dot, ".lua") == 0)
+        *dot = '\0';
+}
+
+int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out, char *err,
+                   size_t errsize) {
+    ona_message *args = desc ? desc->args : NULL;
+    char path[4096];
+    int rc = 0;
+    if (!rt || !desc || !out || !desc->script) {
+        snprintf(err, errsize, "spawn needs a runtime, a desc with a script, and an out handle");
+        rc = ONA_EINVAL;
+    } else if (args && message_has_buffer(args)) {
+        snprintf(err, errsize, "spawn arguments cannot carry buffers (a restart replays them): "
+                               "send the buffer as a message instead");
+        rc = ONA_EINVAL;
+    } else if ((rc = ona__runtime_find(rt, desc->script, path, sizeof path)) != 0) {
+        if (rc == ONA_ERANGE)
+            snprintf(err, errsize, "the path of script '%s' is too long", desc->script);
+        else
+            snprintf(err, errsize, "no such script '%s' (searched the script roots: %s%s)",
+                     desc->script, rt->roots[0], rt->root_count > 1 ? ", ..." : "");
+    }
+    ona__lua *lua = NULL;
+    if (rc == 0) {
+        lua = ona__calloc(1, sizeof *lua);
+        lua->script_path = lua ? ona__malloc(strlen(path) + 1) : NULL;
+        if (!lua || !lua->script_path) {
+            ona__free(lua);
+            lua = NULL;
+            snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
+            rc = ONA_ENOMEM;
+        }
+    }
+    if (rc) {
+        if (args)
+            ona_message_release(args);
+        if (out)
+            out->id = 0;
+        return rc;
+    }
+    strcpy(lua->script_path, path);
+    lua->rt = rt;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
+    lua->mem_cap = desc->memory_cap ? desc->memory_cap : rt->desc.memory_cap;
+    ona_message_init(&lua->args);
+    if (args) {
+        lua->args = *args;
+        ona_message_init(args);
+    }
+    char name[64];
+    default_name(desc, path, name, sizeof name);
+    ona__spawn spawn = {
+        .name = name,
+        .host = &ona__lua_host,
+        .host_data = lua,
+        .mailbox_capacity = desc->mailbox_capacity,
+        .restart_limit = desc->restart_limit,
+        .policy = desc->policy,
+    };
+    ona__system *sys;
+    rc = ona__core_spawn(&rt->core, &spawn, &sys, err, errsize);
+    if (rc) {
+        ona__lua_free(lua);
+        out->id = 0;
+        return rc;
+    }
+    lua->sys = sys;
+    rc = ona__lua_load(lua, err, errsize);
+    if (rc) {
+        ona__core_abandon(&rt->core, sys);
+        out->id = 0;
+        return rc;
+    }
+    if (sys->one_shot) {
+        /* Its chunk was its whole life: close the state now, end it at the boundary. */
+        ona__lua_close(lua, false);
+        sys->status = ONA_SYSTEM_STOPPED;
+    } else {
+        ona__hot_reload_watch(&rt->hot, path);
+    }
+    out->id = sys->id;
+    return 0;
+}
+
