@@ -58,6 +58,7 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
 static int send_args(lua_State *L, ona__system *sys, const char *fn, uint64_t *to, char *why,
                      size_t whysize) {
     *to = check_handle(L, 1);
+    why[0] = '\0';
     encode_outgoing(L, sys, 2, fn);
     return ona__actor_send(sys->core, sys, *to, &sys->outgoing, &sys->moves, why, whysize);
 }
@@ -77,11 +78,12 @@ static int l_ona_send_raw(lua_State *L) {
     if (rc != ONA_EFULL || !can_wait(lua, L)) {
         ona_message_release(&sys->outgoing);
         lua_pushboolean(L, 0);
-        if (rc == ONA_EFULL)
+        ona__system *target = rc == ONA_EFULL ? ona__actor_resolve(sys->core, to) : NULL;
+        if (target)
             lua_pushfstring(L,
-                            "ona.send: %s and this code cannot wait (main chunk or a nested "
-                            "coroutine); use ona.try_send",
-                            why);
+                            "ona.send: the mailbox of '%s' is full (capacity %d) and this code "
+                            "cannot wait (main chunk or a nested coroutine); use ona.try_send",
+                            target->name, (int)ona__mailbox_capacity(target->mailbox));
         else
             lua_pushfstring(L, "ona.send: %s", why);
         return 2;

@@ -77,10 +77,9 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
         m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
     int rc = ona__mailbox_push(target->mailbox, m);
     if (rc) {
+        /* ONA_EFULL leaves `why` alone: a full mailbox is the common case of a send that waits,
+         * and formatting a text nobody reads would cost more than the push. */
         m->flags = lent_flags;
-        if (why)
-            snprintf(why, whysize, "the mailbox of '%s' is full (capacity %u)", target->name,
-                     ona__mailbox_capacity(target->mailbox));
         return rc;
     }
     if (moves)

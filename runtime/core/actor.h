@@ -127,7 +127,7 @@ ona__system *ona__actor_resolve(ona__core *core, uint64_t handle);
  * message is in the mailbox (`m` is empty again; buffers lent by `moves`, if any, are moved) and
  * a parked receiver is woken with it. Errors: ONA_ESTALE (no such system; `why` says so),
  * ONA_EDEAD (stopped, killed or dying; `why` names it), ONA_EFULL (`m` untouched, buffers still
- * lent). `why` may be NULL. Any thread in a frame; main between frames. */
+ * lent, `why` not written). `why` may be NULL. Any thread in a frame; main between frames. */
 int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
                     ona__moves *moves, char *why, size_t whysize);
 /* Takes the next message into sys->inbox (releasing the previous one) and wakes one sender parked
