@@ -73,19 +73,19 @@ uint32_t ona_runtime_systems(ona_runtime *rt, ona_system *out, uint32_t max) {
     return rt->core.system_count;
 }
 
-size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text, size_t size);
+size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
+                                 size_t size);
 
 size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
                                  size_t size) {
     ona_runtime *rt = user;
     ona_runtime_stats st;
     ona_runtime_stats_get(rt, &st);
-    int len =
-        snprintf(text, size,
-                 "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
-                 "system            turn us    in   out  mailbox   KB",
-                 fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
-                 (unsigned long long)st.messages, sprites);
+    int len = snprintf(text, size,
+                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
+                       "system            turn us    in   out  mailbox   KB",
+                       fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
+                       (unsigned long long)st.messages, sprites);
     /* Paused systems, and who waits to send to them (the first two names). */
     for (uint32_t i = 0; i < rt->core.system_count && len > 0 && (size_t)len + 200 < size; i++) {
         ona__system *sys = rt->core.systems[i];
@@ -110,11 +110,11 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
         if (ona_runtime_system_stats(rt, (ona_system){rt->core.systems[i]->id}, &s) != 0 ||
             s.status == ONA_SYSTEM_STOPPED)
             continue;
-        len +=
-            snprintf(text + len, size - (size_t)len, "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f",
-                     s.name, (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
-                     (unsigned long long)s.messages_out, s.mailbox_high_water, s.mailbox_capacity,
-                     (double)s.memory / 1024.0);
+        len += snprintf(text + len, size - (size_t)len,
+                        "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f", s.name,
+                        (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
+                        (unsigned long long)s.messages_out, s.mailbox_high_water,
+                        s.mailbox_capacity, (double)s.memory / 1024.0);
         shown++;
     }
     return len > 0 ? ONA_MIN((size_t)len, size - 1) : 0;

@@ -27,18 +27,18 @@ typedef struct ona__settling {
 } ona__settling;
 
 typedef struct ona__hot_reload {
-    bool enabled; /* watching files (changes can still be requested with ona_runtime_reload) */
+    bool enabled;     /* watching files (changes can still be requested with ona_runtime_reload) */
     uv_loop_t loop;
     bool loop_ready;
-    uv_mutex_t lock; /* guards `files` (registered from any thread) */
-    char **files;    /* every watched file, resolved */
+    uv_mutex_t lock;  /* guards `files` (registered from any thread) */
+    char **files;     /* every watched file, resolved */
     uint32_t file_count, file_capacity;
     uint32_t files_armed; /* files whose directory already has a watch (main) */
     ona__watch_dir **dirs;
     uint32_t dir_count, dir_capacity;
     ona__settling *settling; /* changed files not yet stable (main) */
     uint32_t settling_count, settling_capacity;
-    char **changed; /* stable changes, applied at this boundary (main) */
+    char **changed;   /* stable changes, applied at this boundary (main) */
     uint32_t changed_count, changed_capacity;
     uint64_t reloads, failures;
 } ona__hot_reload;

@@ -270,8 +270,8 @@ static void free_ended(ona__core *core, ona__system *sys) {
         dropped++;
     }
     if (dropped)
-        ona_log(ONA_LOG_WARN, sys->name, "%u queued message%s released: the system ended", dropped,
-                dropped == 1 ? "" : "s");
+        ona_log(ONA_LOG_WARN, sys->name, "%u queued message%s released: the system ended",
+                dropped, dropped == 1 ? "" : "s");
     core->messages += sys->messages_out;
     destroy(sys);
 }

@@ -53,8 +53,8 @@ typedef enum ona_system_status {
 
 /* Every field's 0 means "the default". */
 typedef struct ona_runtime_desc {
-    uint32_t threads;     /* threads running turns, main included; 0 = CPU cores; 1 = main only */
-    uint32_t max_systems; /* 0 = 4096; at most 65535 */
+    uint32_t threads;          /* threads running turns, main included; 0 = CPU cores; 1 = main only */
+    uint32_t max_systems;      /* 0 = 4096; at most 65535 */
     uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two) */
     size_t memory_cap;         /* default cap of each Lua system's heap in bytes; 0 = none */
     /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
@@ -90,10 +90,10 @@ typedef struct ona_spawn_desc {
 typedef struct ona_system_desc {
     const char *name; /* required */
     size_t size;
-    int (*init)(ona_ctx *ctx, void *state);               /* optional, first turn */
-    int (*process)(ona_ctx *ctx, void *state, double dt); /* once per frame */
-    void (*exit)(ona_ctx *ctx, void *state);              /* optional, on kill/destroy */
-    void *user;                                           /* ona_ctx_user() */
+    int (*init)(ona_ctx *ctx, void *state);                 /* optional, first turn */
+    int (*process)(ona_ctx *ctx, void *state, double dt);   /* once per frame */
+    void (*exit)(ona_ctx *ctx, void *state);                /* optional, on kill/destroy */
+    void *user;                                             /* ona_ctx_user() */
     uint32_t mailbox_capacity;
     ona_failure_policy policy;
     uint32_t restart_limit;
@@ -105,13 +105,13 @@ typedef struct ona_system_stats {
     ona_system_status status;
     bool native;
     uint32_t spawn_order;
-    uint64_t turns;         /* turns completed */
-    uint64_t turn_ns_total; /* time spent running (not parked) */
+    uint64_t turns;          /* turns completed */
+    uint64_t turn_ns_total;  /* time spent running (not parked) */
     uint64_t last_turn_ns;
     uint64_t max_turn_ns;
-    uint64_t parks;        /* times a turn waited in receive or send */
-    uint64_t messages_in;  /* messages taken from its mailbox */
-    uint64_t messages_out; /* messages it put into mailboxes */
+    uint64_t parks;          /* times a turn waited in receive or send */
+    uint64_t messages_in;    /* messages taken from its mailbox */
+    uint64_t messages_out;   /* messages it put into mailboxes */
     uint32_t mailbox_size;
     uint32_t mailbox_capacity;
     uint32_t mailbox_high_water;
@@ -129,8 +129,8 @@ typedef struct ona_runtime_stats {
     uint64_t max_frame_ns;
     uint64_t total_frame_ns;
     uint32_t threads;
-    uint32_t systems;  /* live (running or restarting, or spawned and starting next frame) */
-    uint64_t messages; /* delivered into mailboxes since creation */
+    uint32_t systems; /* live (running, restarting or paused, or spawned and starting next frame) */
+    uint64_t messages;  /* delivered into mailboxes since creation */
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
@@ -153,7 +153,8 @@ ONA_API void ona_runtime_destroy(ona_runtime *rt);
 ONA_API int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
 
 /* Spawns a native system; init runs in its first turn. Errors as ona_runtime_spawn. */
-ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out);
+ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc,
+                                     ona_system *out);
 
 /* Kills a system at the end of the current frame (now, between frames): exit() runs, queued
  * messages are released, senders waiting on it fail with ONA_EDEAD. Errors: ONA_ESTALE. */
@@ -190,7 +191,8 @@ ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
  * visible placeholder texture. */
 ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
 /* The size of a texture. Errors: ONA_ESTALE. Any thread. */
-ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height);
+ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width,
+                                     int *height);
 /* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the
  * old program. Main thread, between frames. Errors: ONA_EGFX (no video, or the new shaders
  * failed), ONA_ETHREAD. */
