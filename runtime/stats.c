@@ -82,8 +82,7 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
     ona_runtime_stats st;
     ona_runtime_stats_get(rt, &st);
     int len = snprintf(text, size,
-                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
-                       "system            turn us    in   out  mailbox   KB",
+                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites",
                        fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
                        (unsigned long long)st.messages, sprites);
     /* Paused systems, and who waits to send to them (the first two names). */
@@ -91,7 +90,7 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
         ona__system *sys = rt->core.systems[i];
         if (sys->status != ONA_SYSTEM_PAUSED)
             continue;
-        len += snprintf(text + len, size - (size_t)len, "\nPAUSED %s (save a fix), %u queued",
+        len += snprintf(text + len, size - (size_t)len, "\nPAUSED %s (save a fix): %u queued",
                         sys->name, ona__mailbox_size(sys->mailbox));
         uv_mutex_lock(&sys->waiters_lock);
         uint32_t waiting = 0;
@@ -103,6 +102,9 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
             len += snprintf(text + len, size - (size_t)len, " (+%u)", waiting - 2);
         uv_mutex_unlock(&sys->waiters_lock);
     }
+    if (len > 0 && (size_t)len + 64 < size)
+        len += snprintf(text + len, size - (size_t)len,
+                        "\nsystem            turn us    in   out  mailbox   KB");
     /* The same per-system figures as --stats, for the first systems in spawn order. */
     for (uint32_t i = 0, shown = 0;
          i < rt->core.system_count && shown < 12 && len > 0 && (size_t)len + 96 < size; i++) {

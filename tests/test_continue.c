@@ -101,6 +101,10 @@ static void step_until_log(ona_runtime *rt, const char *text) {
                   captured_logs_text());
 }
 
+/* The F3 overlay's text (runtime/stats.c). */
+size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
+                                 size_t size);
+
 static ona_system_stats stats_of(ona_runtime *rt, const char *name) {
     ona_system h;
     ck_assert_int_eq(ona_runtime_lookup(rt, name, &h), 0);
@@ -260,6 +264,11 @@ START_TEST(test_paused_system_keeps_its_mailbox_and_senders_wait) {
     ona_runtime_stats_get(rt, &rs);
     ck_assert_uint_eq(rs.deadlocks, 0);
     ck_assert(!captured_logs_contain("deadlock"));
+    /* The overlay names it, and who waits on it. */
+    char overlay[2048];
+    ona__runtime_overlay_text(rt, 60, 0, overlay, sizeof overlay);
+    ck_assert_msg(strstr(overlay, "PAUSED receiver (save a fix): 4 queued, waiting: flood"), "%s",
+                  overlay);
     write_file("receiver.lua", RECEIVER_FIXED);
     for (int i = 0; i < 300 && count_tagged("got") < 40; i++) {
         ona_runtime_step(rt, 1.0 / 60);
