@@ -12,7 +12,9 @@
  *    alone for the nil of quiescence or a completed send, `false, reason` for a send that failed
  *    or a message that would not decode.
  *  - Errors are logged with the system's name and a traceback and the turn fails; the core
- *    applies the restart/stop policy at the frame boundary.
+ *    applies the restart/stop policy at the frame boundary, or, while files are watched, pauses
+ *    the system (ona__core_pauses): then one more line says so with the error's first line
+ *    (the author's file:line), "ball paused: ball.lua:42: ...; save a fix to resume".
  */
 #include "lua_host.h"
 
@@ -21,6 +23,16 @@
 
 #include <lauxlib.h>
 #include <stdio.h>
+
+/* Fails the turn with `what` (logged); says so when the core will pause the system for it. */
+static void fail_turn(ona__system *sys, const char *what) {
+    ona__actor_fail(sys, what);
+    if (!ona__core_pauses(sys->core, sys))
+        return;
+    size_t first = strcspn(what, "\n");
+    ona_log(ONA_LOG_WARN, "hot reload", "%s paused: %.*s; save a fix to resume", sys->name,
+            (int)first, what);
+}
 
 /* Logs a Lua error of the turn coroutine with a traceback and drops the coroutine. */
 static void fail(ona__lua *lua, lua_State *co, int status) {
@@ -34,7 +46,7 @@ static void fail(ona__lua *lua, lua_State *co, int status) {
         snprintf(text, sizeof text, "%s", msg ? msg : "(error object is not a string)");
     lua->cap_lifted = true;
     luaL_traceback(L, co, text, 0);
-    ona__actor_fail(lua->sys, lua_tostring(L, -1));
+    fail_turn(lua->sys, lua_tostring(L, -1));
     lua_pop(L, 1);
     luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
     lua->co_ref = LUA_NOREF;
@@ -139,14 +151,14 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
         nargs = push_start(lua, co);
         if (nargs < 0) {
             lua->cap_lifted = false;
-            ona__actor_fail(sys, "could not copy the spawn arguments for init");
+            fail_turn(sys, "could not copy the spawn arguments for init");
             return ONA__TURN_FAILED;
         }
     } else {
         nargs = push_resume(lua, co, why);
         if (nargs < 0) {
             lua->cap_lifted = false;
-            ona__actor_fail(sys, "out of Lua stack space resuming the turn");
+            fail_turn(sys, "out of Lua stack space resuming the turn");
             return ONA__TURN_FAILED;
         }
     }

@@ -7,7 +7,8 @@
  * handle (gfx), and every Lua system whose script or required project module is that file
  * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
  * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
- * again.
+ * again. A successful reload of a paused system (it failed while files are watched) resumes it
+ * with its state kept (ona__core_resume): edit and continue.
  */
 #include "lua_host.h"
 
@@ -40,10 +41,12 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
                 failed++;
         }
         for (uint32_t s = 0; s < rt->core.system_count; s++) {
-            int r = ona__lua_reload(rt->core.systems[s], path);
-            if (r > 0)
+            ona__system *sys = rt->core.systems[s];
+            int r = ona__lua_reload(sys, path);
+            if (r > 0) {
                 reloaded++;
-            else if (r < 0)
+                ona__core_resume(&rt->core, sys);
+            } else if (r < 0)
                 failed++;
         }
         h->reloads += reloaded;

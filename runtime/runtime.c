@@ -78,6 +78,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
             .restart_limit = desc.restart_limit,
             .restart_backoff_frames = desc.restart_backoff_frames,
             .default_policy = desc.default_policy,
+            .pause_on_failure = desc.hot_reload,
         };
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;

@@ -2,6 +2,8 @@
  * stats.c: the runtime's statistics (ona_runtime_stats_get, ona_runtime_system_stats,
  * ona_runtime_systems) and the F3 overlay's text, which shows the same figures as --stats.
  * Main thread, between frames (the overlay's text is asked for by present, after the turns).
+ * The overlay lists paused systems first (they wait for a fix) with the systems waiting to send
+ * to them; every turn has ended when it is drawn, so the waiter lists are quiet.
  */
 #include "runtime_internal.h"
 
@@ -80,10 +82,29 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
     ona_runtime_stats st;
     ona_runtime_stats_get(rt, &st);
     int len = snprintf(text, size,
-                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites\n"
-                       "system            turn us    in   out  mailbox   KB",
+                       "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites",
                        fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
                        (unsigned long long)st.messages, sprites);
+    /* Paused systems, and who waits to send to them (the first two names). */
+    for (uint32_t i = 0; i < rt->core.system_count && len > 0 && (size_t)len + 200 < size; i++) {
+        ona__system *sys = rt->core.systems[i];
+        if (sys->status != ONA_SYSTEM_PAUSED)
+            continue;
+        len += snprintf(text + len, size - (size_t)len, "\nPAUSED %s (save a fix): %u queued",
+                        sys->name, ona__mailbox_size(sys->mailbox));
+        uv_mutex_lock(&sys->waiters_lock);
+        uint32_t waiting = 0;
+        for (ona__system *w = sys->waiters_head; w; w = w->next_waiter, waiting++)
+            if (waiting < 2 && len > 0 && (size_t)len + 100 < size)
+                len += snprintf(text + len, size - (size_t)len, "%s%s",
+                                waiting ? ", " : ", waiting: ", w->name);
+        if (waiting > 2 && len > 0 && (size_t)len + 40 < size)
+            len += snprintf(text + len, size - (size_t)len, " (+%u)", waiting - 2);
+        uv_mutex_unlock(&sys->waiters_lock);
+    }
+    if (len > 0 && (size_t)len + 64 < size)
+        len += snprintf(text + len, size - (size_t)len,
+                        "\nsystem            turn us    in   out  mailbox   KB");
     /* The same per-system figures as --stats, for the first systems in spawn order. */
     for (uint32_t i = 0, shown = 0;
          i < rt->core.system_count && shown < 12 && len > 0 && (size_t)len + 96 < size; i++) {

@@ -17,17 +17,44 @@ for i = #loaders, 3, -1 do
 end
 
 -- Project modules are loaded by this loader, which remembers each module's file (and has the
--- runtime watch it), so that a hot reload can load them again.
+-- runtime watch it), so that a hot reload can load them again. A module that is not found has
+-- its candidate files watched (`missing`), so that creating it reloads the systems that wanted
+-- it. During a hot reload an empty module file is refused: it is a save caught mid-write.
 local modules = {} -- module name -> file
+local missing = {} -- candidate file of a module a require missed -> module name
+local reloading = false
 local watch = raw.watch
+local io_open, loadstring = io.open, loadstring
 loaders[2] = function(name)
   local file, err = package.searchpath(name, package.path)
   if not file then
+    local stem = name:gsub("%.", "/")
+    for template in package.path:gmatch("[^;]+") do
+      local candidate = template:gsub("%?", (stem:gsub("%%", "%%%%")))
+      if not missing[candidate] then
+        missing[candidate] = name
+        watch(candidate)
+      end
+    end
     return err
   end
-  local chunk, cerr = loadfile(file)
+  local f, oerr = io_open(file, "rb")
+  if not f then
+    error(oerr, 0)
+  end
+  local text = f:read("*a") or ""
+  f:close()
+  if reloading and not text:find("%S") then
+    error(file .. " is empty (a save caught mid-write?): keeping the old module", 0)
+  end
+  local chunk, cerr = loadstring(text, "@" .. file)
   if not chunk then
     error(cerr, 0) -- "file:line: message"
+  end
+  for candidate, wanted in pairs(missing) do
+    if wanted == name then
+      missing[candidate] = nil
+    end
   end
   modules[name] = file
   watch(file)
@@ -90,11 +117,15 @@ function ona.gfx.sprites(n)
 end
 
 -- The hot reload, called by the runtime at a frame boundary when `changed` (a file) changed:
--- returns nil when neither the system's script nor a project module it required is that file,
--- true when the new code is in, or false, reason when it is not (the old code keeps running).
+-- returns nil when neither the system's script nor a project module it required (or a module a
+-- require missed) is that file, true when the new code is in, or false, reason when it is not
+-- (the old code keeps running).
 --  1. Project modules are forgotten, so that running the script again requires fresh copies
 --     (the old ones are kept to be put back if anything fails).
---  2. The script runs again with its spawn args and must return a table of callbacks.
+--  2. The script runs again with its spawn args and must return a table of callbacks; a module
+--     it requires again must return a value of the same type as before, and must not be empty
+--     (an editor that truncates then writes is caught between the two): otherwise the reload
+--     is refused, "config.lua returned nil; it returned a table before: keeping the old module".
 --  3. Each old function is paired with the new function of the same name (in the script's
 --     table and in each module's table, and one level of nested tables).
 --  4. The new reload(state) hook, if any, migrates the state.
@@ -102,7 +133,7 @@ end
 --     and the old module tables are updated in place (keeping their identity), so code holding a
 --     reference to them or to their functions runs the new code from its next call.
 local function reload(module, state, script, args, changed)
-  local mine = changed == script
+  local mine = changed == script or missing[changed] ~= nil
   for _, file in pairs(modules) do
     mine = mine or file == changed
   end
@@ -124,12 +155,26 @@ local function reload(module, state, script, args, changed)
   if not chunk then
     return fail(err)
   end
+  reloading = true
   local ok, new = pcall(chunk, args)
+  reloading = false
   if not ok then
     return fail(new)
   end
   if type(new) ~= "table" then
-    return fail(script .. ": a system script must return a table of callbacks, not " .. type(new))
+    return fail(script .. " returned " .. type(new) .. "; it returned a table before: keeping "
+      .. "the old code (a system script returns a table of callbacks)")
+  end
+  -- require stores `true` for a module that returned nothing.
+  local function kind(v)
+    return v == true and "nil" or type(v)
+  end
+  for name, old_m in pairs(saved) do
+    local new_m = package.loaded[name]
+    if new_m ~= nil and kind(new_m) ~= kind(old_m) then
+      return fail((modules[name] or name) .. " returned " .. kind(new_m) .. "; it returned a "
+        .. kind(old_m) .. " before: keeping the old module")
+    end
   end
   local map = {}
   local function pair(old_t, new_t, depth)
@@ -192,13 +237,20 @@ local function reload(module, state, script, args, changed)
 end
 
 -- The turn trampoline: the first turn calls init(state, args), every turn calls
--- process(state, events, dt).
+-- process(state, events, dt). An init that raised is called again (with the same args) by the
+-- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
+-- new state, and a new prelude).
+local init_args, init_pending = nil, false
 local function turn(module, state, events, dt, init, args)
   if init then
+    init_args, init_pending = args, true
+  end
+  if init_pending then
     local f = module.init
     if f then
-      f(state, args)
+      f(state, init_args)
     end
+    init_args, init_pending = nil, false
   end
   local process = module.process
   if process then

@@ -31,6 +31,9 @@ typedef struct ona__worker {
 typedef struct ona__core_desc {
     uint32_t threads, max_systems, mailbox_capacity, restart_limit, restart_backoff_frames;
     ona_failure_policy default_policy;
+    /* Watching files (ona_runtime_desc.hot_reload): a failed system pauses, keeping its state and
+     * its mailbox, until a reload resumes it, instead of its restart/stop policy (lifecycle.c). */
+    bool pause_on_failure;
 } ona__core_desc;
 
 struct ona__core {
@@ -109,6 +112,12 @@ void ona__core_abandon(ona__core *core, ona__system *sys);
 /* Main, between frames: kills, failures (restart after a backoff, or stop), stops, frees, and
  * spawns merged into `systems`. */
 void ona__core_boundary(ona__core *core);
+/* Whether a failure of `sys` pauses it rather than applying its policy: watching is on and its
+ * host can load new code (not native, not a one-shot). Any thread (reads immutable fields). */
+bool ona__core_pauses(const ona__core *core, const ona__system *sys);
+/* Main, between frames, after a successful reload of `sys`: a paused system runs again with its
+ * state kept, its next turn a new one (init again if init failed). True when it was paused. */
+bool ona__core_resume(ona__core *core, ona__system *sys);
 /* Main, between frames: merges pending spawns into `systems` (so they are listed at once). */
 void ona__core_merge_pending(ona__core *core);
 /* Systems spawned since the last boundary and not merged yet (any thread). */

@@ -11,6 +11,16 @@
  *  - libuv's loop runs only on the main thread, polled with UV_RUN_NOWAIT at the frame
  *    boundary; other threads only add to the `files` list under `lock`.
  *  - Changes seen in one poll are de-duplicated: a burst of events for one file is one change.
+ *  - A save is applied only once the file is stable, never while it is being written: an event
+ *    puts the file on the `settling` list, and each poll stats the files there; one whose size
+ *    and modification time (ns) equal those of the previous poll, with no event since, moves to
+ *    `changed`. So a change waits at least one frame after its last write, and an editor that
+ *    truncates then writes is normally seen once, complete (the prelude also refuses an empty
+ *    module, for a writer slower than a frame). A deleted file waits until it exists again (a
+ *    rename-style save deletes then creates). Explicit requests (ona__hot_reload_mark) skip the
+ *    wait.
+ *  - A file registered before it exists (a module a require missed) has its directory watched
+ *    when that exists; a directory that does not is skipped without a warning.
  */
 #include "hot_reload.h"
 
@@ -77,6 +87,9 @@ void ona__hot_reload_free(ona__hot_reload *h) {
         ona__free(h->files[i]);
     for (uint32_t i = 0; i < h->changed_count; i++)
         ona__free(h->changed[i]);
+    for (uint32_t i = 0; i < h->settling_count; i++)
+        ona__free(h->settling[i].path);
+    ona__free(h->settling);
     ona__free(h->files);
     ona__free(h->changed);
     ona__free(h->dirs);
@@ -100,6 +113,55 @@ int ona__hot_reload_mark(ona__hot_reload *h, const char *path) {
     return push_string(&h->changed, &h->changed_count, &h->changed_capacity, path);
 }
 
+/* A file event: (re)start waiting for `path` to be stable. */
+static int settle(ona__hot_reload *h, const char *path) {
+    for (uint32_t i = 0; i < h->settling_count; i++)
+        if (strcmp(h->settling[i].path, path) == 0) {
+            h->settling[i].fresh = true;
+            return 0;
+        }
+    if (h->settling_count == h->settling_capacity) {
+        uint32_t cap = h->settling_capacity ? h->settling_capacity * 2 : 8;
+        ona__settling *grown = ona__realloc(h->settling, cap * sizeof *grown);
+        if (!grown)
+            return ONA_ENOMEM;
+        h->settling = grown;
+        h->settling_capacity = cap;
+    }
+    size_t n = strlen(path);
+    char *copy = ona__malloc(n + 1);
+    if (!copy)
+        return ONA_ENOMEM;
+    memcpy(copy, path, n + 1);
+    h->settling[h->settling_count++] = (ona__settling){copy, -1, 0, true};
+    return 0;
+}
+
+/* Moves the settling files that did not change since the last poll to `changed`. */
+static void promote_stable(ona__hot_reload *h) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < h->settling_count; i++) {
+        ona__settling *f = &h->settling[i];
+        uv_fs_t req;
+        int64_t size = -1, mtime = 0;
+        if (uv_fs_stat(NULL, &req, f->path, NULL) == 0) {
+            size = (int64_t)req.statbuf.st_size;
+            mtime = (int64_t)req.statbuf.st_mtim.tv_sec * 1000000000 + req.statbuf.st_mtim.tv_nsec;
+        }
+        uv_fs_req_cleanup(&req);
+        bool stable = !f->fresh && size >= 0 && size == f->size && mtime == f->mtime_ns;
+        if (stable && ona__hot_reload_mark(h, f->path) == 0) {
+            ona__free(f->path);
+            continue;
+        }
+        f->fresh = false;
+        f->size = size;
+        f->mtime_ns = mtime;
+        h->settling[kept++] = *f;
+    }
+    h->settling_count = kept;
+}
+
 static void on_dir_event(uv_fs_event_t *handle, const char *filename, int events, int status) {
     (void)events;
     ona__watch_dir *d = handle->data;
@@ -111,7 +173,7 @@ static void on_dir_event(uv_fs_event_t *handle, const char *filename, int events
     uv_mutex_lock(&h->lock);
     bool watched = contains(h->files, h->file_count, path);
     uv_mutex_unlock(&h->lock);
-    if (watched && ona__hot_reload_mark(h, path) != 0)
+    if (watched && settle(h, path) != 0)
         ona_log(ONA_LOG_WARN, "hot reload", "out of memory: change of %s dropped", path);
 }
 
@@ -156,7 +218,8 @@ static void arm(ona__hot_reload *h) {
         d->handle.data = d;
         int rc = uv_fs_event_start(&d->handle, on_dir_event, dir, 0);
         if (rc) {
-            ona_log(ONA_LOG_WARN, "hot reload", "cannot watch %s: %s", dir, uv_strerror(rc));
+            if (rc != UV_ENOENT) /* a missing module's candidate in a folder that is not there */
+                ona_log(ONA_LOG_WARN, "hot reload", "cannot watch %s: %s", dir, uv_strerror(rc));
             uv_close((uv_handle_t *)&d->handle, on_dir_closed);
             continue;
         }
@@ -170,6 +233,7 @@ void ona__hot_reload_poll(ona__hot_reload *h) {
         return;
     arm(h);
     uv_run(&h->loop, UV_RUN_NOWAIT);
+    promote_stable(h);
 }
 
 void ona__hot_reload_clear(ona__hot_reload *h) {

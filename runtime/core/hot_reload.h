@@ -10,6 +10,7 @@
 
 #include "ona/base.h"
 
+#include <stdint.h>
 #include <uv.h>
 
 typedef struct ona__watch_dir {
@@ -17,6 +18,13 @@ typedef struct ona__watch_dir {
     char *path;
     struct ona__hot_reload *owner;
 } ona__watch_dir;
+
+/* A file that changed, waiting to be stable before it is applied (hot_reload.c). */
+typedef struct ona__settling {
+    char *path;
+    int64_t size, mtime_ns; /* at the last poll; size -1 while the file is missing */
+    bool fresh;             /* an event came since the last poll */
+} ona__settling;
 
 typedef struct ona__hot_reload {
     bool enabled;     /* watching files (changes can still be requested with ona_runtime_reload) */
@@ -28,7 +36,9 @@ typedef struct ona__hot_reload {
     uint32_t files_armed; /* files whose directory already has a watch (main) */
     ona__watch_dir **dirs;
     uint32_t dir_count, dir_capacity;
-    char **changed;   /* changes seen, applied at the next boundary (main) */
+    ona__settling *settling; /* changed files not yet stable (main) */
+    uint32_t settling_count, settling_capacity;
+    char **changed;   /* stable changes, applied at this boundary (main) */
     uint32_t changed_count, changed_capacity;
     uint64_t reloads, failures;
 } ona__hot_reload;
@@ -37,10 +47,14 @@ int ona__hot_reload_init(ona__hot_reload *h, bool watch);
 void ona__hot_reload_free(ona__hot_reload *h);
 /* Any thread: watch `path` (a file) from now on. Duplicates are ignored. */
 void ona__hot_reload_watch(ona__hot_reload *h, const char *path);
-/* Main: marks `path` changed (as a file event would). */
+/* Main: marks `path` changed, applied at the next boundary without waiting for it to settle
+ * (an embedder's explicit request). */
 int ona__hot_reload_mark(ona__hot_reload *h, const char *path);
-/* Main, at the frame boundary: arms new watches and polls file events; the changes seen are then
- * in `changed` (changed_count of them) until ona__hot_reload_clear. */
+/* Main, at the frame boundary: arms new watches and polls file events; the changes that are now
+ * stable are then in `changed` (changed_count of them) until ona__hot_reload_clear. A file
+ * event starts a wait: the change is applied at the first poll that finds the file's size and
+ * modification time equal to the previous poll's with no event in between (so one frame at
+ * least after the last write; a missing file waits until it exists again). */
 void ona__hot_reload_poll(ona__hot_reload *h);
 void ona__hot_reload_clear(ona__hot_reload *h);
 

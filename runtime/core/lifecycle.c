@@ -19,6 +19,14 @@
  *    and freeing it. So a slot is free again one boundary after its system ends, and nothing
  *    can still point at a freed system.
  *  - Restart backoff doubles: restart_backoff_frames << restarts.
+ *  - Edit and continue. While files are watched (desc.pause_on_failure) a failed Lua system is
+ *    paused instead, whatever its policy: its state and mailbox are kept, it gets no turns
+ *    (queue_frame runs RUNNING systems only), senders still queue into its mailbox and park when
+ *    it is full (it is alive, so sends are accepted; a paused system is not parked, so a sender
+ *    waiting on it is never part of a deadlock cycle and simply stays parked frame after frame).
+ *    A successful reload of any of its files resumes it (ona__core_resume) with a new turn. The
+ *    host logs "<name> paused: <first line of the error>; save a fix to resume" when the turn
+ *    fails (it has the error text). Native systems cannot load new code and keep their policy.
  */
 #include "core.h"
 
@@ -183,10 +191,31 @@ void ona__core_merge_pending(ona__core *core) {
 
 /* --- The frame boundary ---------------------------------------------------------------------- */
 
+bool ona__core_pauses(const ona__core *core, const ona__system *sys) {
+    return core->desc.pause_on_failure && !sys->one_shot && strcmp(sys->host->kind, "native") != 0;
+}
+
+bool ona__core_resume(ona__core *core, ona__system *sys) {
+    (void)core;
+    if (sys->status != ONA_SYSTEM_PAUSED)
+        return false;
+    /* apply_failure left it idle with no turn in progress: queue_frame starts a new one. */
+    sys->status = ONA_SYSTEM_RUNNING;
+    ona_log(ONA_LOG_INFO, "hot reload", "%s resumed with its state kept", sys->name);
+    return true;
+}
+
 static void apply_failure(ona__core *core, ona__system *sys) {
     sys->failed = false;
     sys->turn_active = false;
+    /* relaxed: main between frames owns every system. */
     atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_relaxed);
+    if (ona__core_pauses(core, sys)) {
+        /* Its outgoing message (a failed send's) is dropped; its mailbox and waiters are kept. */
+        ona_message_release(&sys->outgoing);
+        sys->status = ONA_SYSTEM_PAUSED;
+        return;
+    }
     if (sys->policy == ONA_POLICY_STOP || sys->restarts >= sys->restart_limit) {
         sys->status = ONA_SYSTEM_STOPPED;
         ona_log(ONA_LOG_ERROR, sys->name, "stopped (%s)",

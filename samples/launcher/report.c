@@ -7,7 +7,9 @@
  * read them. A period keeps at most MAX_PERIOD_FRAMES frame times (frames past that in one
  * second are not counted in its percentiles) and the previous counters of at most MAX_REPORTED
  * systems, so that each report shows what happened since the last one. The state is allocated
- * once, before the first frame.
+ * once, before the first frame. A paused system (it failed while files are watched, and waits
+ * for a fix) is marked PAUSED with its queued messages: when its mailbox is full, its senders
+ * are waiting on it.
  */
 #include "launcher.h"
 
@@ -70,6 +72,11 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
         const ona_system_stats *was = previous(p, list[i]);
         uint64_t turns = st->turns - (was ? was->turns : 0);
         uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
+        if (st->status == ONA_SYSTEM_PAUSED)
+            ona_log(ONA_LOG_WARN, "stats",
+                    "  %-16s PAUSED until a fix is saved: %u/%u messages queued%s", st->name,
+                    st->mailbox_size, st->mailbox_capacity,
+                    st->mailbox_size >= st->mailbox_capacity ? " (full: its senders wait)" : "");
         ona_log(ONA_LOG_INFO, "stats",
                 "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
                 "%.0f KB",
@@ -122,9 +129,10 @@ void ona__launcher_stats_print(ona_runtime *rt) {
         ona_system_stats st;
         if (ona_runtime_system_stats(rt, list[i], &st) != 0)
             continue;
-        static const char *const status[] = {"running", "restarting", "stopped"};
+        static const char *const status[] = {"running", "restarting", "stopped", "paused"};
         printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f\n", st.name,
-               status[st.status], (unsigned long long)st.turns,
+               st.status <= ONA_SYSTEM_PAUSED ? status[st.status] : "?",
+               (unsigned long long)st.turns,
                st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
                (unsigned long long)st.parks, (unsigned long long)st.messages_in,
                (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,

@@ -46,6 +46,9 @@ typedef enum ona_system_status {
     ONA_SYSTEM_RUNNING = 0,
     ONA_SYSTEM_RESTARTING, /* failed; waiting out its backoff */
     ONA_SYSTEM_STOPPED,    /* failed past its policy, or returned from a one-shot script */
+    ONA_SYSTEM_PAUSED,     /* failed while hot_reload watches files: state and mailbox kept, no
+                              turns, senders queue (and wait when it is full); a successful
+                              reload of its script or a module it required resumes it */
 } ona_system_status;
 
 /* Every field's 0 means "the default". */
@@ -59,7 +62,10 @@ typedef struct ona_runtime_desc {
     ona_failure_policy default_policy; /* 0 = RESTART */
     uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
     uint32_t restart_backoff_frames;   /* frames before the first restart, doubling; 0 = 1 */
-    bool hot_reload;                   /* watch scripts, modules, shaders, textures for changes */
+    bool hot_reload;                   /* watch scripts, modules, shaders, textures for changes;
+                                          a Lua system that fails then pauses (kept state and
+                                          mailbox) until a save reloads it, instead of its
+                                          policy (ONA_SYSTEM_PAUSED) */
     ona_video video;                   /* 0 = NONE: no window, no GL (draws are discarded) */
     ona_window_desc window;
 } ona_runtime_desc;
@@ -123,7 +129,7 @@ typedef struct ona_runtime_stats {
     uint64_t max_frame_ns;
     uint64_t total_frame_ns;
     uint32_t threads;
-    uint32_t systems; /* live (running or restarting, or spawned and starting next frame) */
+    uint32_t systems; /* live (running, restarting or paused, or spawned and starting next frame) */
     uint64_t messages;  /* delivered into mailboxes since creation */
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
