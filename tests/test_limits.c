@@ -85,6 +85,7 @@ END_TEST
 /* Each bomb, under the runtime's cap (the default's mechanism, at a size a test can reach),
  * fails its own system with a memory error; the bystander keeps its turns. */
 static void bomb(const char *kind, uint32_t threads) {
+    capture_logs_begin();
     ona_runtime *rt = make_runtime(threads, 32u << 20);
     ona_system none = {0};
     ona_system alive = spawn_lua(rt, "counter.lua", "alive", none, "", 0, 0);

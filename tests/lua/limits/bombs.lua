@@ -1,5 +1,5 @@
 -- A memory bomb of one kind (args.kind): a table growing without end, a string doubled past any
--- cap, or string.rep asking for 2 GB at once. Each must fail this system alone with an error,
+-- cap, or string.rep asking for 1 GB at once. Each must fail this system alone with an error,
 -- never abort the process.
 local kinds = {}
 
@@ -19,7 +19,7 @@ function kinds.double()
 end
 
 function kinds.rep()
-  return #string.rep("x", 2 ^ 31 + 10)
+  return #string.rep("x", 2 ^ 30)
 end
 
 return {
