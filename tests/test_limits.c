@@ -2,8 +2,8 @@
  * test_limits.c: limits that are errors of one system, never a crash of the process (issue 9,
  * part 4): the default heap cap and ONA_MEMORY_UNCAPPED, memory bombs under a cap, a failed
  * allocation injected anywhere in a Lua system's turn, deep C recursion (coroutines, gsub
- * callbacks, metamethods, pcall chains) on the main thread and on a worker, and images refused
- * from their header. The Lua side is in tests/lua/limits/.
+ * callbacks, metamethods, pcall chains) on the main thread and on a worker, images refused from
+ * their header, and the launcher's --memory-cap. The Lua side is in tests/lua/limits/.
  *
  * Worker coverage: with 2 threads a frame is shared once the last frame's turns were long, so a
  * "busy" system keeps every frame long and the recursion systems, spawned several times each,
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua", NULL};
@@ -157,6 +158,46 @@ START_TEST(test_limits_failed_allocation_anywhere_in_a_turn) {
     }
     /* Most of a turn's allocations are the script's: most of the failures were its errors. */
     ck_assert_msg(memory_errors > per_frame / 2, "%d of %ld", memory_errors, per_frame);
+}
+END_TEST
+
+/* Runs the launcher (no display: it falls back to no video) with `args`; returns its exit status
+ * and leaves its stdout and stderr in `out`. */
+static int run_launcher(const char *args, char *out, size_t size) {
+    char path[] = "/tmp/ona_limits_out_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && SDL_VIDEODRIVER=dummy '%s' %s >'%s' 2>&1",
+             ONA_SOURCE_DIR "/tests/lua/limits", ONA_LAUNCHER_PATH, args, path);
+    int status = system(cmd);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    unlink(path);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+START_TEST(test_limits_launcher_memory_cap) {
+    static char out[65536];
+    ck_assert_int_eq(
+        run_launcher("--memory-cap 16M capgame --frames 5 --no-watch hog=1", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "main: memory cap 16777216"), "%s", out);
+    ck_assert_msg(strstr(out, "hog: exceeded its memory cap of 16777216 bytes"), "%s", out);
+    ck_assert_msg(strstr(out, "alive: alive turn 5"), "%s", out);
+    ck_assert_int_eq(
+        run_launcher("--memory-cap=none capgame --frames 5 --no-watch", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "main: memory cap nil"), "%s", out);
+    const char *bad[] = {"12X", "0", "-5", "1K", "99999999999999999999G"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--memory-cap=%s capgame --frames 1", bad[i]);
+        ck_assert_int_eq(run_launcher(args, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, "--memory-cap needs"), "%s: %s", bad[i], out);
+    }
 }
 END_TEST
 
@@ -330,6 +371,7 @@ int main(void) {
     tcase_add_test(mem, test_limits_table_bomb);
     tcase_add_test(mem, test_limits_string_bombs);
     tcase_add_test(mem, test_limits_failed_allocation_anywhere_in_a_turn);
+    tcase_add_test(mem, test_limits_launcher_memory_cap);
     suite_add_tcase(s, mem);
     TCase *rec = tcase_create("recursion");
     tcase_add_checked_fixture(rec, setup, teardown);
