@@ -5,8 +5,9 @@
  *
  * Design note.
  *  - Every Lua system has its own lua_State made with a counting allocator whose user pointer is
- *    the system's ona__lua, so memory per system is reported and an optional cap becomes an
- *    out-of-memory error in that system only. The user pointer is also how the `ona` bindings
+ *    the system's ona__lua, so memory per system is reported and its cap (the runtime's default
+ *    unless the spawn says otherwise) becomes an out-of-memory error in that system only. It
+ *    allocates through the runtime's allocator hook. The user pointer is also how the `ona` bindings
  *    find their system from any coroutine of the state.
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
@@ -23,21 +24,26 @@
 
 /* --- The counting allocator ------------------------------------------------------------------ */
 
+/* Every byte goes through the runtime's allocator hook (ona__realloc/ona__free), so an embedder's
+ * allocator sees Lua's memory too and the fault-injecting tests can fail any Lua allocation. A
+ * failed allocation is LuaJIT's out-of-memory error, raised in the state: an error of that
+ * system. The cap test is written so that an uncapped system (mem_cap 0) and a lifted cap never
+ * refuse, and so that it cannot overflow. */
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     ona__lua *lua = ud;
     if (!ptr)
         osize = 0;
     if (nsize == 0) {
-        free(ptr);
+        ona__free(ptr);
         lua->mem_used -= osize;
         return NULL;
     }
     if (nsize > osize && lua->mem_cap && !lua->cap_lifted &&
-        lua->mem_used + (nsize - osize) > lua->mem_cap) {
+        (lua->mem_used > lua->mem_cap || nsize - osize > lua->mem_cap - lua->mem_used)) {
         lua->mem_exceeded = true;
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = ona__realloc(ptr, nsize);
     if (!p)
         return NULL;
     lua->mem_used = lua->mem_used - osize + nsize;
@@ -127,6 +133,8 @@ static int on_panic(lua_State *L) {
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua->mem_used = lua->mem_peak = 0;
     lua->mem_exceeded = false;
+    if (lua->mem_cap == ONA_MEMORY_UNCAPPED)
+        lua->mem_cap = 0; /* "no cap" inside the host, as stats and ona.memory() report it */
     lua_State *L = lua_newstate(lua_alloc, lua);
     if (!L) {
         snprintf(err, errsize, "could not create a Lua state%s",

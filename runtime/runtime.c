@@ -39,6 +39,17 @@ static int copy_roots(ona_runtime *rt, const char *const *roots) {
     return 0;
 }
 
+/* The default cap of a Lua system's heap: an eighth of the RAM, within [64 MiB, 4 GiB], so that
+ * one runaway system fails alone long before the machine runs out of memory (where any state's
+ * allocation may fail, or the OOM killer ends the process). */
+static size_t default_memory_cap(void) {
+    const uint64_t low = 64ull << 20, high = 4ull << 30;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t cap = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 8 : high;
+    cap = ONA_MAX(low, ONA_MIN(cap, high));
+    return cap > SIZE_MAX ? SIZE_MAX - 1 : (size_t)cap;
+}
+
 /* The F3 overlay's text: the runtime's statistics (stats.c). */
 size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *buf, size_t size);
 
@@ -63,6 +74,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         desc.restart_limit = 3;
     if (!desc.restart_backoff_frames)
         desc.restart_backoff_frames = 1;
+    if (!desc.memory_cap)
+        desc.memory_cap = default_memory_cap();
 
     ona_runtime *rt = ona__calloc(1, sizeof *rt);
     if (!rt)

@@ -98,6 +98,92 @@ function ona.messages()
   return next_message
 end
 
+-- C nesting. Each coroutine resume and each string.gsub with a function (or table) replacement
+-- nests C frames on the thread's stack (gsub's buffer alone is 8 KB), and LuaJIT bounds neither:
+-- ~950 nested gsub callbacks or ~100,000 nested resumes overflow an 8 MB stack and take the whole
+-- process down. Past MAX_CLEVELS (Lua 5.1's own limit) they raise "C stack overflow" at the
+-- caller's line instead: an error of that system. `clevel` counts them along the running chain;
+-- each wrapper puts it back when its call returns (resume also when the coroutine failed). An
+-- error caught by pcall inside a gsub callback leaves it too high, so at the limit it is counted
+-- again exactly (the coroutine's level when resumed, plus the gsub frames on its stack).
+local MAX_CLEVELS = 200
+local clevel = 0
+local entry_level = setmetatable({}, { __mode = "k" }) -- coroutine -> its clevel when resumed
+local co_create, co_resume, co_status, co_running = coroutine.create, coroutine.resume,
+  coroutine.status, coroutine.running
+local co_wrap, gsub_raw, getinfo, type = coroutine.wrap, string.gsub, debug.getinfo, type
+
+local function enter()
+  local level = clevel
+  if level >= MAX_CLEVELS then
+    level = entry_level[co_running() or 0] or 0
+    local i, info = 2, getinfo(2, "f")
+    while info do
+      if info.func == gsub_raw then
+        level = level + 1
+      end
+      i = i + 1
+      info = getinfo(i, "f")
+    end
+    if level >= MAX_CLEVELS then
+      error("C stack overflow", 3)
+    end
+  end
+  clevel = level + 1
+  return level
+end
+
+local function left(level, ...)
+  clevel = level
+  return ...
+end
+
+function coroutine.resume(co, ...)
+  if type(co) ~= "thread" or co_status(co) ~= "suspended" then
+    return co_resume(co, ...) -- its own error or `false, reason`
+  end
+  local level = enter()
+  entry_level[co] = level + 1
+  return left(level, co_resume(co, ...))
+end
+
+-- As coroutine.wrap, a failed coroutine's error is raised again in the caller, and a message gets
+-- the caller's line, unless it has a "file:line:" already (so that one error from deep in nested
+-- wraps reads as it was raised, not with one position per level).
+local function wrap_left(level, ok, ...)
+  clevel = level
+  if ok then
+    return ...
+  end
+  local err = ...
+  local located = type(err) == "string" and err:find("^[^\n:]+:%d+: ") ~= nil
+  error(err, (type(err) ~= "string" or located) and 0 or 2)
+end
+
+function coroutine.wrap(f)
+  if type(f) ~= "function" then
+    return co_wrap(f) -- its own error
+  end
+  local co = co_create(f)
+  return function(...)
+    if co_status(co) ~= "suspended" then
+      return wrap_left(clevel, co_resume(co, ...))
+    end
+    local level = enter()
+    entry_level[co] = level + 1
+    return wrap_left(level, co_resume(co, ...))
+  end
+end
+
+function string.gsub(s, pattern, repl, n)
+  local tr, ts, tp, tn = type(repl), type(s), type(pattern), type(n)
+  if (tr ~= "function" and tr ~= "table") or (ts ~= "string" and ts ~= "number")
+    or (tp ~= "string" and tp ~= "number") or (n ~= nil and tn ~= "number") then
+    return gsub_raw(s, pattern, repl, n) -- no callback, or its own argument error
+  end
+  return left(enter(), gsub_raw(s, pattern, repl, n))
+end
+
 -- ona.gfx.sprites(n): an ona.buffer of n zeroed ona_sprite, the layout the GPU reads, for
 -- ona.gfx.draw_sprites (the fast path for thousands of sprites). A zeroed sprite is invisible:
 -- set scale_x, scale_y and tint (0xAABBGGRR, 0xFFFFFFFF for as-is).

@@ -3,8 +3,8 @@
  * quiescence. Where runnable systems wait and how idle threads sleep is runq.c.
  *
  * Design note.
- *  - Threads. N threads run turns: N-1 workers (uv_thread_create_ex, named "ona-worker-N") plus
- *    the main thread while it is inside ona_runtime_step. Worker 0 is main.
+ *  - Threads. N threads run turns: N-1 workers (uv_thread_create_ex, named "ona-worker-N", with
+ *    8 MiB stacks) plus the main thread while it is inside ona_runtime_step. Worker 0 is main.
  *  - Quiescence. `active` counts systems queued or running. Every transition into the queued
  *    state increments it before the system becomes visible in a queue, and a thread decrements
  *    it only after it has finished touching the system, so `active == 0` means no thread can
@@ -24,6 +24,12 @@
 #include <time.h>
 
 enum { SHARE_THRESHOLD_NS = 50000 };
+
+/* A worker's stack: 8 MiB, the usual main-thread stack, so a turn has the same room on any thread.
+ * The prelude bounds C nesting (coroutine resumes, gsub callbacks: 200 levels, each at most ~9 KB,
+ * more under ASan) well inside it, so a runaway recursion is a Lua error, never a fault. The
+ * memory is reserved, not committed: untouched pages cost nothing. */
+#define ONA__WORKER_STACK ((size_t)8 << 20)
 
 static void run_system(ona__core *core, ona__worker *w, ona__system *sys) {
     /* relaxed: we own the system (taken from a queue, which synchronised with its queuer). */
@@ -102,7 +108,7 @@ int ona__scheduler_start(ona__core *core) {
     }
     core->thread_count = 1;
     for (uint32_t i = 1; i < n; i++) {
-        uv_thread_options_t opts = {UV_THREAD_HAS_STACK_SIZE, 1u << 20};
+        uv_thread_options_t opts = {UV_THREAD_HAS_STACK_SIZE, ONA__WORKER_STACK};
         if (uv_thread_create_ex(&core->workers[i].thread, &opts, worker_entry, &core->workers[i]))
             return ONA_ETHREAD;
         core->thread_count = i + 1;

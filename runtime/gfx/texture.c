@@ -7,6 +7,9 @@
  * `pixels` and `gl` are written under the lock (load, upload), and read by main only. Decoding
  * happens outside the lock, so two threads loading different files do not wait for each other;
  * two loading the same new file both decode, and the second keeps the first's handle.
+ * An image is sized from its header (stbi_info_from_memory) before it is decoded: one over
+ * MAX_SIDE a side or MAX_PIXELS in all is refused, by name, without spending the memory and the
+ * time a decode would (a 1 MB PNG can claim 16000x16000: 1 GB of RGBA, twice with the copy).
  */
 #include "texture.h"
 
@@ -15,6 +18,10 @@
 #include <errno.h>
 #include <stb_image.h>
 #include <stdio.h>
+
+/* The largest image loaded from a file: GL's common maximum texture side, and 64 Mpixels
+ * (8192x8192: 256 MB of RGBA) in all. */
+enum { MAX_SIDE = 16384, MAX_PIXELS = 8192 * 8192 };
 
 static uint32_t make_id(uint32_t index, uint16_t generation) {
     return ((uint32_t)generation << 16) | (index + 1);
@@ -162,6 +169,15 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
         return rc;
     }
     int channels = 0;
+    if (size <= INT32_MAX && stbi_info_from_memory(file, (int)size, w, h, &channels) &&
+        (*w > MAX_SIDE || *h > MAX_SIDE || (int64_t)*w * *h > MAX_PIXELS)) {
+        ona__free(file);
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: %dx%d is too large (at most %dx%d, %d pixels in "
+                "all); not decoded, drawing the placeholder instead",
+                path, *w, *h, MAX_SIDE, MAX_SIDE, MAX_PIXELS);
+        return ONA_ELIMIT;
+    }
     stbi_uc *decoded =
         size <= INT32_MAX ? stbi_load_from_memory(file, (int)size, w, h, &channels, 4) : NULL;
     ona__free(file);

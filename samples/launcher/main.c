@@ -3,7 +3,7 @@
  *
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
- *       [key=value ...]
+ *       [--memory-cap SIZE|none] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -44,6 +44,8 @@ static void usage(FILE *to) {
                 "  --stats            log statistics once a second, and a table at the end\n"
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
+                "  --memory-cap SIZE  cap of each Lua system's heap: bytes, or with K, M or G;\n"
+                "                     none for no cap (default: an eighth of the RAM)\n"
                 "  -h, --help         this text\n"
                 "  --version          versions, and the OpenGL driver found\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
@@ -76,6 +78,7 @@ typedef struct options {
     const char *pairs[MAX_PAIRS];
     int pair_count;
     long frames, workers;
+    size_t memory_cap; /* 0 = the runtime's default */
     bool stats, headless, watch;
     int width, height;
     ona_vsync vsync;
@@ -93,6 +96,7 @@ enum {
     OPT_STATS,
     OPT_TRACE,
     OPT_NO_WATCH,
+    OPT_MEMORY_CAP,
 };
 
 static const struct option long_options[] = {
@@ -107,6 +111,7 @@ static const struct option long_options[] = {
     {"stats", no_argument, NULL, OPT_STATS},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"no-watch", no_argument, NULL, OPT_NO_WATCH},
+    {"memory-cap", required_argument, NULL, OPT_MEMORY_CAP},
     {NULL, 0, NULL, 0},
 };
 
@@ -132,9 +137,31 @@ static const char *option_needs(int val) {
         return "a PNG path";
     case OPT_TRACE:
         return "a file path";
+    case OPT_MEMORY_CAP:
+        return "a size such as 512M or 2G (at least 1M), or none";
     default:
         return "a value";
     }
+}
+
+/* "none", or a byte count with an optional K, M or G (powers of 1024), at least 1 MiB. */
+static bool parse_memory_cap(const char *text, size_t *out) {
+    if (strcmp(text, "none") == 0) {
+        *out = ONA_MEMORY_UNCAPPED;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return false;
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (*end != '\0' || n > (SIZE_MAX >> shift) - 1 || (n << shift) < (1u << 20))
+        return false;
+    *out = (size_t)(n << shift);
+    return true;
 }
 
 static bool parse_long(const char *text, long min, long max, char **end, long *out) {
@@ -232,6 +259,12 @@ static int parse_args(int argc, char **argv, options *o) {
                              c == OPT_FRAMES ? &o->frames : &o->workers)) {
                 fprintf(stderr, "ona: --%s needs %s, not '%s'\n", option_name(c), option_needs(c),
                         optarg);
+                return 2;
+            }
+            break;
+        case OPT_MEMORY_CAP:
+            if (!parse_memory_cap(optarg, &o->memory_cap)) {
+                fprintf(stderr, "ona: --memory-cap needs %s, not '%s'\n", option_needs(c), optarg);
                 return 2;
             }
             break;
@@ -377,6 +410,7 @@ int main(int argc, char **argv) {
     const char *title = strrchr(root, '/') && root[1] ? strrchr(root, '/') + 1 : root;
     ona_runtime_desc desc = {
         .threads = (uint32_t)o.workers,
+        .memory_cap = o.memory_cap,
         .script_roots = roots,
         .hot_reload = o.watch,
         .video = o.headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,

@@ -51,12 +51,18 @@ typedef enum ona_system_status {
                               reload of its script or a module it required resumes it */
 } ona_system_status;
 
+/* A memory_cap that means "no cap" (0 means "the default" there). */
+#define ONA_MEMORY_UNCAPPED SIZE_MAX
+
 /* Every field's 0 means "the default". */
 typedef struct ona_runtime_desc {
     uint32_t threads;          /* threads running turns, main included; 0 = CPU cores; 1 = main only */
     uint32_t max_systems;      /* 0 = 4096; at most 65535 */
     uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two) */
-    size_t memory_cap;         /* default cap of each Lua system's heap in bytes; 0 = none */
+    /* Default cap of each Lua system's heap in bytes; ONA_MEMORY_UNCAPPED = none; 0 = an eighth
+     * of the machine's RAM (sysconf), at least 64 MiB and at most 4 GiB. A system past its cap
+     * fails with "exceeded its memory cap" (an error of that system; the process is unharmed). */
+    size_t memory_cap;
     /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
     const char *const *script_roots;
     ona_failure_policy default_policy; /* 0 = RESTART */
@@ -79,7 +85,7 @@ typedef struct ona_spawn_desc {
     ona_message *args;         /* moved into init's second argument (as a table of the values);
                                   may be NULL; may not hold buffers (restarts replay it) */
     uint32_t mailbox_capacity; /* 0 = the runtime's */
-    size_t memory_cap;         /* 0 = the runtime's */
+    size_t memory_cap;         /* 0 = the runtime's; ONA_MEMORY_UNCAPPED = none */
     ona_failure_policy policy;
     uint32_t restart_limit; /* 0 = the runtime's */
 } ona_spawn_desc;
