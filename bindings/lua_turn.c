@@ -34,6 +34,20 @@ static void fail_turn(ona__system *sys, const char *what) {
             (int)first, what);
 }
 
+typedef struct fail_report {
+    ona__lua *lua;
+    lua_State *co;
+    const char *text;
+} fail_report;
+
+/* Under lua_cpcall: a traceback needs memory, which may be what ran out. */
+static int report_failure(lua_State *L) {
+    fail_report *r = lua_touserdata(L, 1);
+    luaL_traceback(L, r->co, r->text, 0);
+    fail_turn(r->lua->sys, lua_tostring(L, -1));
+    return 0;
+}
+
 /* Logs a Lua error of the turn coroutine with a traceback and drops the coroutine. */
 static void fail(ona__lua *lua, lua_State *co, int status) {
     lua_State *L = lua->L;
@@ -45,9 +59,11 @@ static void fail(ona__lua *lua, lua_State *co, int status) {
     else
         snprintf(text, sizeof text, "%s", msg ? msg : "(error object is not a string)");
     lua->cap_lifted = true;
-    luaL_traceback(L, co, text, 0);
-    fail_turn(lua->sys, lua_tostring(L, -1));
-    lua_pop(L, 1);
+    fail_report report = {lua, co, text};
+    if (lua_cpcall(L, report_failure, &report) != 0) {
+        lua_pop(L, 1);
+        fail_turn(lua->sys, text); /* no memory left for a traceback */
+    }
     luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
     lua->co_ref = LUA_NOREF;
     lua->co = NULL;

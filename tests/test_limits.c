@@ -127,7 +127,7 @@ static long fail_one_allocation(long n, bool *memory_error) {
     ona_system alive = spawn_lua(rt, "counter.lua", "alive", none, "", 0, 0);
     ona_system churn = spawn_lua(rt, "limits/churn.lua", "churn", none, "", 0, 0);
     step(rt, 2);
-    fault_alloc_begin(n, false);
+    fault_alloc_begin(n, n > 0);
     int rc = ona_runtime_step(rt, 1.0 / 60);
     long count = fault_alloc_count();
     fault_alloc_end();

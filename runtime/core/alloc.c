@@ -4,7 +4,8 @@
  * Design note: the hook is a plain struct read on every allocation. It is set only while no Ona
  * object exists (ona_set_allocator's contract), so it needs no synchronisation beyond the
  * happens-before the embedder already has between setting it and starting threads. LuaJIT
- * states do not use it: each system's state has its own counting allocator (see system.c).
+ * states use it too: each system's counting allocator (bindings/lua_host.c) counts and caps,
+ * then allocates through this hook.
  */
 #include "common.h"
 
