@@ -104,7 +104,10 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         return ONA_ENOMEM;
     rt->desc = desc;
     rt->desc.script_roots = NULL;
-    int rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
+    /* First: every thread started below inherits main's mask with the signals blocked. */
+    int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
+    if (rc == 0)
+        rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0) {
         ona__core_desc cd = {
             .threads = desc.threads,

@@ -15,11 +15,15 @@
 #include "paths.h"
 #include "video.h"
 
+#include <signal.h>
+
 /* signals.c: SIGINT/SIGTERM for a runtime created with handle_signals. The handler only writes
  * the signal's number to a pipe; the thread "ona-signals" reads it, asks the runtime to quit and
  * enforces the 2 s deadline. */
 typedef struct ona__signals {
-    bool installed;
+    bool claimed;      /* this runtime holds the signals; main's mask blocks them */
+    sigset_t old_mask; /* main's mask before */
+    bool installed;    /* the handlers and the thread run */
     int pipe[2];
     uv_thread_t thread;
     atomic_int signal;     /* the first signal seen, 0 before */
@@ -60,8 +64,12 @@ static inline int ona__runtime_find(ona_runtime *rt, const char *name, char *pat
  * textures). Main thread. */
 void ona__runtime_apply_reloads(ona_runtime *rt);
 
-/* signals.c. Main thread. start: installs the handlers and the watchdog thread (ONA_EBUSY when
- * another runtime has them, ONA_EIO); stop: restores the previous handlers, ends the thread. */
+/* signals.c. Main thread. claim: first in create, before any thread starts: takes the signals
+ * for this runtime (ONA_EBUSY when another runtime has them) and blocks them on main, so that
+ * every thread started from now on inherits the block; start: last in create: the handlers and
+ * the watchdog thread, the one thread that takes the signals (ONA_EIO, ONA_ENOMEM,
+ * ONA_ETHREAD); stop: undoes whichever of the two ran. */
+int ona__signals_claim(ona_runtime *rt);
 int ona__signals_start(ona_runtime *rt);
 void ona__signals_stop(ona_runtime *rt);
 /* Main marks where scripts run (a step, a spawn): the deadline only ends the process when a

@@ -23,6 +23,15 @@
  * fflush of stdout and stderr, _exit (no atexit handlers, no exit callbacks: those would run
  * beside a turn that still owns its state). A trace being written is left unfinished.
  *
+ * Which thread runs the handler. The kernel hands a process signal to any thread that does not
+ * block it, and a thread spinning in a compiled loop may never get to run it (ThreadSanitizer,
+ * for one, defers a handler until the thread calls into libc). So the runtime blocks SIGINT and
+ * SIGTERM on main from the start of ona_runtime_create, before any thread of its own (workers,
+ * SDL's, the GL driver's) exists, so that they all inherit the block; only the watchdog thread
+ * unblocks them, so the handler always runs there, beside a poll. Main's mask is given back by
+ * ona_runtime_destroy. Threads the embedder starts meanwhile inherit the block: the signals are
+ * the runtime's while it lives.
+ *
  * Signal handlers are per process, so one runtime at a time may hold them (`claimed`); the
  * previous handlers are restored when that runtime is destroyed. SDL is told never to install
  * its own (gfx/window.c, gfx/probe.c), so signals are not turned into a quit event.
@@ -98,10 +107,19 @@ static void force_exit(ona_runtime *rt, int sig, const char *why) {
     _exit(128 + sig);
 }
 
+static void signal_set(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+}
+
 static void watchdog(void *arg) {
     ona_runtime *rt = arg;
     ona__signals *s = &rt->signals;
     pthread_setname_np(pthread_self(), "ona-signals");
+    sigset_t set;
+    signal_set(&set);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     int first = 0;
     uint64_t deadline = 0; /* 0: none armed */
     for (;;) {
@@ -158,7 +176,7 @@ static void write_byte(ona__signals *s, unsigned char byte) {
     while (n < 0 && errno == EINTR);
 }
 
-int ona__signals_start(ona_runtime *rt) {
+int ona__signals_claim(ona_runtime *rt) {
     ona__signals *s = &rt->signals;
     bool expected = false;
     if (!atomic_compare_exchange_strong_explicit(&claimed, &expected, true, memory_order_relaxed,
@@ -166,47 +184,62 @@ int ona__signals_start(ona_runtime *rt) {
         ona_log(ONA_LOG_ERROR, "signals", "another runtime already handles SIGINT and SIGTERM");
         return ONA_EBUSY;
     }
-    if (pipe2(s->pipe, O_CLOEXEC) != 0) {
-        atomic_store_explicit(&claimed, false, memory_order_relaxed);
+    sigset_t set;
+    signal_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, &s->old_mask);
+    s->claimed = true;
+    return 0;
+}
+
+int ona__signals_start(ona_runtime *rt) {
+    ona__signals *s = &rt->signals;
+    if (pipe2(s->pipe, O_CLOEXEC) != 0)
         return ONA_EIO;
-    }
     fcntl(s->pipe[1], F_SETFL, fcntl(s->pipe[1], F_GETFL) | O_NONBLOCK);
     if (uv_mutex_init(&s->lock) != 0) {
         close(s->pipe[0]);
         close(s->pipe[1]);
-        atomic_store_explicit(&claimed, false, memory_order_relaxed);
         return ONA_ENOMEM;
     }
-    if (uv_thread_create(&s->thread, watchdog, rt) != 0) {
-        uv_mutex_destroy(&s->lock);
-        close(s->pipe[0]);
-        close(s->pipe[1]);
-        atomic_store_explicit(&claimed, false, memory_order_relaxed);
-        return ONA_ETHREAD;
-    }
+    /* The handlers before the thread: a signal pending since the claim is delivered as soon as
+     * the thread unblocks it, and must find them. */
     atomic_store_explicit(&signal_fd, s->pipe[1], memory_order_relaxed);
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    if (uv_thread_create(&s->thread, watchdog, rt) != 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        atomic_store_explicit(&signal_fd, -1, memory_order_relaxed);
+        uv_mutex_destroy(&s->lock);
+        close(s->pipe[0]);
+        close(s->pipe[1]);
+        return ONA_ETHREAD;
+    }
     s->installed = true;
     return 0;
 }
 
 void ona__signals_stop(ona_runtime *rt) {
     ona__signals *s = &rt->signals;
-    if (!s->installed)
-        return;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    atomic_store_explicit(&signal_fd, -1, memory_order_relaxed);
-    write_byte(s, BYTE_STOP);
-    uv_thread_join(&s->thread);
-    uv_mutex_destroy(&s->lock);
-    close(s->pipe[0]);
-    close(s->pipe[1]);
-    s->installed = false;
-    atomic_store_explicit(&claimed, false, memory_order_relaxed);
+    if (s->installed) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        atomic_store_explicit(&signal_fd, -1, memory_order_relaxed);
+        write_byte(s, BYTE_STOP);
+        uv_thread_join(&s->thread);
+        uv_mutex_destroy(&s->lock);
+        close(s->pipe[0]);
+        close(s->pipe[1]);
+        s->installed = false;
+    }
+    if (s->claimed) {
+        /* Main's own mask as it was; a signal still pending meets the embedder's handlers. */
+        pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
+        s->claimed = false;
+        atomic_store_explicit(&claimed, false, memory_order_relaxed);
+    }
 }
 
 void ona__signals_enter(ona_runtime *rt) {

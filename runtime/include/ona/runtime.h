@@ -82,7 +82,10 @@ typedef struct ona_runtime_desc {
      * second signal, the runtime logs the systems still running their turn (by name: where in
      * the script they are cannot be read safely from another thread), flushes stdout and stderr
      * and ends the process with _exit(128 + signal). Without video SDL is not involved; with it,
-     * SDL is told to leave the signals alone either way. One runtime at a time may handle
+     * SDL is told to leave the signals alone either way. While the runtime lives, main's signal
+     * mask blocks SIGINT and SIGTERM (so every thread started from main inherits the block) and
+     * only the runtime's own thread "ona-signals" takes them; destroy gives main its mask back.
+     * Signal the process (kill, the terminal), not a thread. One runtime at a time may handle
      * signals (ONA_EBUSY otherwise). */
     bool handle_signals;
 } ona_runtime_desc;
