@@ -76,9 +76,17 @@ const ona__host ona__native_host = {
 };
 
 int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out) {
+    if (out)
+        out->id = 0;
     if (!rt || !desc || !out || !desc->name || !desc->name[0])
         return ONA_EINVAL;
-    out->id = 0;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    const char *bad = ona__runtime_check_spawn(desc->name, desc->mailbox_capacity, desc->policy);
+    if (bad) {
+        ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn native system '%.64s': %s", desc->name, bad);
+        return ONA_EINVAL;
+    }
     ona__native *n = ona__calloc(1, sizeof *n);
     if (!n)
         return ONA_ENOMEM;
@@ -107,27 +115,29 @@ int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_s
     }
     n->desc.name = sys->name;
     out->id = sys->id;
-    if (!rt->core.in_step && ona__core_on_main(&rt->core))
-        ona__core_merge_pending(&rt->core);
+    ona__runtime_merge_if_between_frames(rt);
     return 0;
 }
 
 /* --- The context ----------------------------------------------------------------------------- */
 
+/* A ctx is only ever made by this file, on the stack of a callback, so a non-NULL one is valid
+ * unless the embedder kept it past its callback, which cannot be detected. */
+
 ona_system ona_ctx_self(ona_ctx *ctx) {
-    return (ona_system){ctx->sys->id};
+    return (ona_system){ctx ? ctx->sys->id : 0};
 }
 
 ona_runtime *ona_ctx_runtime(ona_ctx *ctx) {
-    return ona__runtime_of(ctx->sys->core);
+    return ctx ? ona__runtime_of(ctx->sys->core) : NULL;
 }
 
 void *ona_ctx_user(ona_ctx *ctx) {
-    return ((ona__native *)ctx->sys->host_data)->desc.user;
+    return ctx ? ((ona__native *)ctx->sys->host_data)->desc.user : NULL;
 }
 
 uint64_t ona_ctx_frame(ona_ctx *ctx) {
-    return ctx->sys->core->frame;
+    return ctx ? ctx->sys->core->frame : 0;
 }
 
 int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
@@ -159,15 +169,22 @@ int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out) {
 }
 
 int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *out) {
-    return ona_runtime_spawn(ona_ctx_runtime(ctx), desc, out);
+    if (!ctx) {
+        if (desc && desc->args)
+            ona_message_release(desc->args);
+        if (out)
+            out->id = 0;
+        return ONA_EINVAL;
+    }
+    return ona__runtime_spawn_lua(ona_ctx_runtime(ctx), desc, out);
 }
 
 int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out) {
-    return ona_runtime_lookup(ona_ctx_runtime(ctx), name, out);
+    return ctx ? ona_runtime_lookup(ona_ctx_runtime(ctx), name, out) : ONA_EINVAL;
 }
 
 int ona_ctx_kill(ona_ctx *ctx, ona_system system) {
-    return ona__actor_kill(ctx->sys->core, system.id);
+    return ctx ? ona__actor_kill(ctx->sys->core, system.id) : ONA_EINVAL;
 }
 
 void ona_ctx_quit(ona_ctx *ctx) {

@@ -7,11 +7,41 @@
  * together here; Lua systems come from the bindings' host (bindings/lua_host.c), C systems from
  * native.c. A frame is: the boundary (the core ends, restarts and merges systems; reloads are
  * applied), the window's events, the turns on every thread until quiescence, then the picture.
+ *
+ * Misuse is refused, not raced: every pointer and enum is checked (ONA_EINVAL), and the
+ * main-thread functions check that they run on main and outside ona_runtime_step and
+ * ona_runtime_destroy (`in_call`, which main alone reads and writes), where system callbacks
+ * run (ONA_ETHREAD). The thread test comes first, so another thread never reads `in_call`.
  */
 #include "lua_host.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
+
+bool ona__runtime_may_call(ona_runtime *rt) {
+    return ona__core_on_main(&rt->core) && !rt->in_call;
+}
+
+const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity,
+                                     ona_failure_policy policy) {
+    if (name && strlen(name) > ONA_MAX_NAME_BYTES)
+        return "the name is longer than ONA_MAX_NAME_BYTES (63) bytes";
+    if (mailbox_capacity > ONA_MAX_MAILBOX_CAPACITY)
+        return "mailbox_capacity is over ONA_MAX_MAILBOX_CAPACITY (16777216)";
+    if ((unsigned)policy > ONA_POLICY_STOP)
+        return "policy is not DEFAULT, RESTART or STOP";
+    return NULL;
+}
+
+static bool valid_desc(const ona_runtime_desc *d) {
+    return d->threads <= ONA_MAX_THREADS && d->max_systems <= ONA_MAX_SYSTEMS &&
+           d->max_systems <= ONA__REGISTRY_MAX_CAPACITY &&
+           d->mailbox_capacity <= ONA_MAX_MAILBOX_CAPACITY &&
+           (unsigned)d->default_policy <= ONA_POLICY_STOP &&
+           (unsigned)d->video <= ONA_VIDEO_OFFSCREEN && d->window.width >= 0 &&
+           d->window.height >= 0 && (unsigned)d->window.vsync <= ONA_VSYNC_OFF;
+}
 
 /* --- Creation -------------------------------------------------------------------------------- */
 
@@ -58,8 +88,13 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         return ONA_EINVAL;
     *out = NULL;
     ona_runtime_desc desc = desc_in ? *desc_in : (ona_runtime_desc){0};
-    if (desc.max_systems > ONA__REGISTRY_MAX_CAPACITY || desc.threads > 256)
+    if (!valid_desc(&desc)) {
+        ona_log(ONA_LOG_ERROR, "runtime",
+                "ona_runtime_create: a desc field is out of range (threads <= %d, max_systems <= "
+                "%d, mailbox_capacity <= %u, policy, video, vsync and window size valid)",
+                ONA_MAX_THREADS, ONA_MAX_SYSTEMS, ONA_MAX_MAILBOX_CAPACITY);
         return ONA_EINVAL;
+    }
     if (!desc.threads) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         desc.threads = cores > 0 ? (uint32_t)ONA_MIN(cores, 64) : 1;
@@ -82,7 +117,10 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         return ONA_ENOMEM;
     rt->desc = desc;
     rt->desc.script_roots = NULL;
-    int rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
+    /* First: every thread started below inherits main's mask with the signals blocked. */
+    int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
+    if (rc == 0)
+        rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0) {
         ona__core_desc cd = {
             .threads = desc.threads,
@@ -107,6 +145,9 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
+    /* Last, after SDL (told to leave the signals alone) has started. */
+    if (rc == 0 && desc.handle_signals)
+        rc = ona__signals_start(rt);
     if (rc) {
         ona_runtime_destroy(rt);
         return rc;
@@ -122,7 +163,16 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
 void ona_runtime_destroy(ona_runtime *rt) {
     if (!rt)
         return;
-    ona_runtime_trace_end(rt);
+    /* A runtime whose core never started (a failed create) has no main thread to check. */
+    if (rt->core_ready && !ona__runtime_may_call(rt)) {
+        ona_log(ONA_LOG_ERROR, "runtime",
+                "ona_runtime_destroy called from another thread or from inside a system's "
+                "callback: ignored (destroy the runtime on its main thread, after its frames)");
+        return;
+    }
+    rt->in_call = true;
+    if (rt->core_ready)
+        ona__trace_end(&rt->core);
     /* Systems first: their exit may still use the video and the watcher. */
     if (rt->core_ready)
         ona__core_free(&rt->core);
@@ -134,6 +184,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
     for (uint32_t i = 0; i < rt->root_count; i++)
         ona__free(rt->roots[i]);
     ona__free(rt->roots);
+    /* Last: a second signal still ends a process whose systems' exit hangs above. */
+    ona__signals_stop(rt);
     ona__free(rt);
 }
 
@@ -153,31 +205,60 @@ int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out) {
 
 /* Spawns made by main between frames join `systems` at once, so ona_runtime_systems lists
  * them; spawns from systems wait for the boundary. */
-static void merge_if_between_frames(ona_runtime *rt) {
-    if (!rt->core.in_step && ona__core_on_main(&rt->core))
+void ona__runtime_merge_if_between_frames(ona_runtime *rt) {
+    if (ona__runtime_may_call(rt))
         ona__core_merge_pending(&rt->core);
 }
 
-int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
+int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
+    const char *bad =
+        desc ? ona__runtime_check_spawn(desc->name, desc->mailbox_capacity, desc->policy) : NULL;
+    if (bad) {
+        ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn '%s': %s",
+                desc->script ? desc->script : "(no script)", bad);
+        if (desc->args)
+            ona_message_release(desc->args);
+        if (out)
+            out->id = 0;
+        return ONA_EINVAL;
+    }
     char err[1024];
     int rc = ona__lua_spawn(rt, desc, out, err, sizeof err);
     if (rc)
         ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
     else
-        merge_if_between_frames(rt);
+        ona__runtime_merge_if_between_frames(rt);
+    return rc;
+}
+
+int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
+    if (rt && !ona__runtime_may_call(rt)) {
+        if (desc && desc->args)
+            ona_message_release(desc->args);
+        if (out)
+            out->id = 0;
+        return ONA_ETHREAD;
+    }
+    if (rt)
+        ona__signals_enter(rt);
+    int rc = ona__runtime_spawn_lua(rt, desc, out);
+    if (rt)
+        ona__signals_leave(rt);
     return rc;
 }
 
 int ona_runtime_kill(ona_runtime *rt, ona_system system) {
     if (!rt)
         return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
     return ona__actor_kill(&rt->core, system.id);
 }
 
 int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m) {
     if (!rt || !m)
         return ONA_EINVAL;
-    if (rt->core.in_step || !ona__core_on_main(&rt->core))
+    if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
     return ona__actor_send(&rt->core, NULL, to.id, m, NULL, NULL, 0);
 }
@@ -185,11 +266,13 @@ int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m) {
 /* --- Frames ---------------------------------------------------------------------------------- */
 
 int ona_runtime_step(ona_runtime *rt, double dt) {
-    if (!rt || dt < 0)
+    if (!rt || !(dt >= 0) || isinf(dt))
         return ONA_EINVAL;
     ona__core *core = &rt->core;
-    if (core->in_step || !ona__core_on_main(core))
+    if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
+    rt->in_call = true;
+    ona__signals_enter(rt);
     uint64_t t0 = ona__now_ns();
     ona__core_boundary(core);
     ona__runtime_apply_reloads(rt);
@@ -201,7 +284,9 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     core->frame++;
     core->dt = dt;
     uint64_t frame_start = ona__now_ns();
+    ona__signals_turns(rt, true);
     ona__scheduler_run_frame(core);
+    ona__signals_turns(rt, false);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
     ona__video_present(&rt->video, &overlay);
     core->in_step = false;
@@ -213,6 +298,8 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->total_frame_ns += ns;
     if (ns > rt->max_frame_ns)
         rt->max_frame_ns = ns;
+    ona__signals_leave(rt);
+    rt->in_call = false;
     return 0;
 }
 
@@ -227,8 +314,10 @@ static bool has_live_systems(ona_runtime *rt) {
 }
 
 int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
-    if (!rt)
+    if (!rt || isnan(fixed_dt) || isinf(fixed_dt))
         return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
     uint64_t last = ona__now_ns();
     for (uint64_t n = 0; max_frames == 0 || n < max_frames; n++) {
         if (ona_runtime_quit_requested(rt))
@@ -260,11 +349,19 @@ void ona_runtime_quit(ona_runtime *rt) {
 }
 
 int ona_runtime_trace_begin(ona_runtime *rt, const char *path) {
-    return rt ? ona__trace_begin(&rt->core, path) : ONA_EINVAL;
+    if (!rt || !path || !*path)
+        return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    return ona__trace_begin(&rt->core, path);
 }
 
 int ona_runtime_trace_end(ona_runtime *rt) {
-    return rt ? ona__trace_end(&rt->core) : ONA_EINVAL;
+    if (!rt)
+        return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    return ona__trace_end(&rt->core);
 }
 
 /* --- Video ---------------------------------------------------------------------------------- */
@@ -272,7 +369,7 @@ int ona_runtime_trace_end(ona_runtime *rt) {
 int ona_runtime_push_event(ona_runtime *rt, const ona_event *event) {
     if (!rt || !event || event->type == ONA_EVENT_NONE || event->type > ONA_EVENT_QUIT)
         return ONA_EINVAL;
-    if (rt->core.in_step || !ona__core_on_main(&rt->core))
+    if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
     ona__video *v = &rt->video;
     if (v->injected_count >= ONA__MAX_EVENTS)
@@ -304,11 +401,14 @@ int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
     if (!rt || !path || !*path)
         return ONA_EINVAL;
-    if (rt->core.in_step || !ona__core_on_main(&rt->core))
+    if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
     char resolved[4096];
-    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0)
+    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0) {
+        if (access(path, F_OK) != 0)
+            return ONA_ENOENT;
         snprintf(resolved, sizeof resolved, "%s", path);
+    }
     return ona__hot_reload_mark(&rt->hot, resolved);
 }
 
@@ -321,7 +421,7 @@ int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, i
 int ona_runtime_reload_shaders(ona_runtime *rt) {
     if (!rt)
         return ONA_EINVAL;
-    if (rt->core.in_step || !ona__core_on_main(&rt->core))
+    if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
     return rt->video.gfx ? ona__gfx_reload_shaders(rt->video.gfx) : ONA_EGFX;
 }
@@ -331,7 +431,9 @@ ona_video ona_runtime_video_mode(const ona_runtime *rt) {
 }
 
 void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
-    *width = rt->video.width;
-    *height = rt->video.height;
+    if (width)
+        *width = rt ? rt->video.width : 0;
+    if (height)
+        *height = rt ? rt->video.height : 0;
 }
 

@@ -15,6 +15,24 @@
 #include "paths.h"
 #include "video.h"
 
+#include <signal.h>
+
+/* signals.c: SIGINT/SIGTERM for a runtime created with handle_signals. The handler only writes
+ * the signal's number to a pipe; the thread "ona-signals" reads it, asks the runtime to quit and
+ * enforces the 2 s deadline. */
+typedef struct ona__signals {
+    bool claimed;      /* this runtime holds the signals; main's mask blocks them */
+    sigset_t old_mask; /* main's mask before */
+    bool installed;    /* the handlers and the thread run */
+    int pipe[2];
+    uv_thread_t thread;
+    atomic_int signal;     /* the first signal seen, 0 before */
+    uv_mutex_t lock;       /* guards the three below (main writes, the watchdog reads) */
+    bool busy;             /* main is in a step or a spawn (running scripts) */
+    const char *busy_what; /* what main is doing then, for the log */
+    bool in_turns;         /* main is inside the scheduler's frame: `systems` cannot change */
+} ona__signals;
+
 struct ona_runtime {
     ona__core core; /* first: see ona__runtime_of */
     ona_runtime_desc desc; /* defaults applied; script_roots copied into `roots` */
@@ -27,6 +45,10 @@ struct ona_runtime {
     char *prelude_bc;
     size_t prelude_bc_size;
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
+    /* Main only: inside ona_runtime_step or ona_runtime_destroy, where callbacks run; the public
+     * main-thread functions refuse to run then (ONA_ETHREAD). */
+    bool in_call;
+    ona__signals signals;
 };
 
 static inline ona_runtime *ona__runtime_of(ona__core *core) {
@@ -41,6 +63,33 @@ static inline int ona__runtime_find(ona_runtime *rt, const char *name, char *pat
 /* reload.c: at the frame boundary, applies the file changes seen (scripts, modules, shaders,
  * textures). Main thread. */
 void ona__runtime_apply_reloads(ona_runtime *rt);
+
+/* signals.c. Main thread. claim: first in create, before any thread starts: takes the signals
+ * for this runtime (ONA_EBUSY when another runtime has them) and blocks them on main, so that
+ * every thread started from now on inherits the block; start: last in create: the handlers and
+ * the watchdog thread, the one thread that takes the signals (ONA_EIO, ONA_ENOMEM,
+ * ONA_ETHREAD); stop: undoes whichever of the two ran. */
+int ona__signals_claim(ona_runtime *rt);
+int ona__signals_start(ona_runtime *rt);
+void ona__signals_stop(ona_runtime *rt);
+/* Main marks where scripts run (a step, a spawn): the deadline only ends the process when a
+ * signal arrived and main is still (or again) in one of them after 2 s. */
+void ona__signals_enter(ona_runtime *rt);
+void ona__signals_leave(ona_runtime *rt);
+/* Main brackets the scheduler's frame, so that the watchdog may read `systems` inside it. */
+void ona__signals_turns(ona_runtime *rt, bool in_turns);
+
+/* runtime.c: the checks shared by the public functions. */
+/* True on the main thread outside step and destroy: where the main-thread-only API may run. */
+bool ona__runtime_may_call(ona_runtime *rt);
+/* Spawns a Lua system after validating the desc (`args` released on error); any thread; logs
+ * errors. ona_runtime_spawn and ona_ctx_spawn. */
+int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
+/* Merges a spawn made by main between frames into `systems` at once, so that it is listed. */
+void ona__runtime_merge_if_between_frames(ona_runtime *rt);
+/* Validation of the fields spawn descs share; NULL when fine, else what is wrong. */
+const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity,
+                                     ona_failure_policy policy);
 
 /* native.c: the host of C systems. */
 extern const ona__host ona__native_host;

@@ -1,17 +1,18 @@
 /*
  * stats.c: the runtime's statistics (ona_runtime_stats_get, ona_runtime_system_stats,
  * ona_runtime_systems) and the F3 overlay's text, which shows the same figures as --stats.
- * Main thread, between frames (the overlay's text is asked for by present, after the turns).
- * The overlay lists paused systems first (they wait for a fix) with the systems waiting to send
- * to them; every turn has ended when it is drawn, so the waiter lists are quiet.
+ * Main thread, between frames (the overlay's text is asked for by present, after the turns, so it
+ * uses the unchecked halves: the public functions refuse to run inside a step). The overlay lists
+ * paused systems first (they wait for a fix) with the systems waiting to send to them; every
+ * turn has ended when it is drawn, so the waiter lists are quiet.
  */
 #include "runtime_internal.h"
 
 #include <stdio.h>
 
-int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
-    if (!rt || !out)
-        return ONA_EINVAL;
+/* The figures themselves, for the public functions (after their checks) and for the overlay,
+ * which asks from inside ona_runtime_step (main, after the turns). */
+static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     memset(out, 0, sizeof *out);
     out->frames = rt->core.frame;
     out->last_frame_ns = rt->last_frame_ns;
@@ -31,12 +32,18 @@ int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
     for (uint32_t i = 0; i < rt->core.thread_count; i++)
         out->steals += rt->core.workers[i].steals;
     out->deadlocks = rt->core.deadlocks;
+}
+
+int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
+    if (!rt || !out)
+        return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    runtime_stats(rt, out);
     return 0;
 }
 
-int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out) {
-    if (!rt || !out)
-        return ONA_EINVAL;
+static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out) {
     ona__system *sys = ona__actor_resolve(&rt->core, system.id);
     if (!sys)
         return ONA_ESTALE;
@@ -65,22 +72,29 @@ int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stat
     return 0;
 }
 
+int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out) {
+    if (!rt || !out)
+        return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    return system_stats(rt, system, out);
+}
+
 uint32_t ona_runtime_systems(ona_runtime *rt, ona_system *out, uint32_t max) {
-    if (!rt)
+    if (!rt || (!out && max) || !ona__runtime_may_call(rt))
         return 0;
     for (uint32_t i = 0; i < rt->core.system_count && i < max; i++)
         out[i].id = rt->core.systems[i]->id;
     return rt->core.system_count;
 }
 
-size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
-                                 size_t size);
+size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text, size_t size);
 
 size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
                                  size_t size) {
     ona_runtime *rt = user;
     ona_runtime_stats st;
-    ona_runtime_stats_get(rt, &st);
+    runtime_stats(rt, &st);
     int len = snprintf(text, size,
                        "%.0f fps  frame %.2f ms\n%u systems  %u threads\n%llu messages  %u sprites",
                        fps, (double)rt->last_frame_ns / 1e6, st.systems, st.threads,
@@ -109,14 +123,14 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
     for (uint32_t i = 0, shown = 0;
          i < rt->core.system_count && shown < 12 && len > 0 && (size_t)len + 96 < size; i++) {
         ona_system_stats s;
-        if (ona_runtime_system_stats(rt, (ona_system){rt->core.systems[i]->id}, &s) != 0 ||
+        if (system_stats(rt, (ona_system){rt->core.systems[i]->id}, &s) != 0 ||
             s.status == ONA_SYSTEM_STOPPED)
             continue;
-        len += snprintf(text + len, size - (size_t)len,
-                        "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f", s.name,
-                        (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
-                        (unsigned long long)s.messages_out, s.mailbox_high_water,
-                        s.mailbox_capacity, (double)s.memory / 1024.0);
+        len +=
+            snprintf(text + len, size - (size_t)len, "\n%-16.16s %8.1f %5llu %5llu %4u/%-4u %4.0f",
+                     s.name, (double)s.last_turn_ns / 1e3, (unsigned long long)s.messages_in,
+                     (unsigned long long)s.messages_out, s.mailbox_high_water, s.mailbox_capacity,
+                     (double)s.memory / 1024.0);
         shown++;
     }
     return len > 0 ? ONA_MIN((size_t)len, size - 1) : 0;

@@ -68,6 +68,8 @@ int ona__probe_video(char *buf, size_t size) {
         !has_env("DISPLAY") && !has_env("WAYLAND_DISPLAY") && !SDL_GetHint(SDL_HINT_VIDEODRIVER);
     if (set_hint)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    /* As in window.c: the signals are not SDL's to take. */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     int rc = 0;
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
         snprintf(buf, size, "SDL video failed to start: %s", SDL_GetError());

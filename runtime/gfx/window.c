@@ -37,6 +37,9 @@ static bool has_display(void) {
 static int init_video(bool offscreen) {
     if (offscreen)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    /* SDL would turn SIGINT and SIGTERM into a quit event; they are the embedder's, or the
+     * runtime's with handle_signals (runtime/signals.c). */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
         return -1;
     return 0;

@@ -18,8 +18,11 @@
  * MAX_PATH_BYTES (the runtime keeps paths in 1024-byte buffers, script root and "/main.lua"
  * included) and a screenshot that was asked for but not written are errors. Exit status: 0, 1
  * when the run failed (no runtime, main.lua did not start, screenshot or trace not written), 2
- * for a usage error. This file reads the arguments and runs the game; report.c writes the --stats
- * reports and shot.c checks the screenshot (launcher.h is what they share).
+ * for a usage error, 128 + the signal when SIGINT or SIGTERM stopped it (the runtime handles
+ * them, handle_signals: the first quits at the end of the frame, a second one or a frame still
+ * running 2 s later ends the process at once, with the same status). This file reads the arguments
+ * and runs the game; report.c writes the --stats reports and shot.c checks the screenshot
+ * (launcher.h is what they share).
  */
 #include "launcher.h"
 
@@ -413,6 +416,7 @@ int main(int argc, char **argv) {
         .memory_cap = o.memory_cap,
         .script_roots = roots,
         .hot_reload = o.watch,
+        .handle_signals = true,
         .video = o.headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
         .window = {.title = title,
                    .width = o.width,
@@ -501,10 +505,16 @@ int main(int argc, char **argv) {
     }
     if (o.stats)
         ona__launcher_stats_print(rt);
+    /* A stop asked for by a signal is not a success: the shell's convention, 128 + signal. */
+    int sig = ona_runtime_stop_signal(rt);
     ona_runtime_destroy(rt);
     if (rc) {
         fprintf(stderr, "ona: %s\n", ona_strerror(rc));
         exit_status = 1;
+    }
+    if (sig) {
+        fprintf(stderr, "ona: stopped by signal %d after %ld frames\n", sig, s.frames_run);
+        return 128 + sig;
     }
     if (screenshot && !ona__launcher_shot_check(screenshot, o.frames, &s, &before) && o.screenshot)
         exit_status = 1;

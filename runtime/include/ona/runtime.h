@@ -8,9 +8,14 @@
  *
  * Threads:
  *  - ona_runtime_* functions are main-thread only and must not be called from inside a system's
- *    callback (use the ona_ctx_* functions there), except the ones marked "any thread".
+ *    callback (use the ona_ctx_* functions there), except the ones marked "any thread". They
+ *    check it: from another thread, or from inside ona_runtime_step or ona_runtime_destroy (a
+ *    callback: init, process, exit), they return ONA_ETHREAD and change nothing.
  *  - ona_ctx_* functions are valid only inside a native system's callback, on the thread running
- *    it, with the ctx it was given.
+ *    it, with the ctx it was given (a NULL ctx gets ONA_EINVAL, or 0 / NULL where the function
+ *    returns no error code).
+ *  - Every pointer argument may be NULL (ONA_EINVAL) unless a function says otherwise, and enum
+ *    fields out of their range are refused (ONA_EINVAL) rather than taken for a default.
  *
  * Handles: an ona_system is a generation-checked id below 2^53 (so a Lua number holds it
  * exactly); 0 is never valid. A handle to a killed or stopped system is stale from the frame
@@ -54,11 +59,19 @@ typedef enum ona_system_status {
 /* A memory_cap that means "no cap" (0 means "the default" there). */
 #define ONA_MEMORY_UNCAPPED SIZE_MAX
 
+/* The largest values the descs take (larger ones are refused with ONA_EINVAL). */
+#define ONA_MAX_THREADS 256
+#define ONA_MAX_SYSTEMS 1048575u /* the registry's slots: handles stay below 2^53 */
+#define ONA_MAX_MAILBOX_CAPACITY (1u << 24)
+#define ONA_MAX_NAME_BYTES 63 /* a system's name, without its terminating 0 */
+
 /* Every field's 0 means "the default". */
 typedef struct ona_runtime_desc {
-    uint32_t threads;          /* threads running turns, main included; 0 = CPU cores; 1 = main only */
-    uint32_t max_systems;      /* 0 = 4096; at most 65535 */
-    uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two) */
+    uint32_t threads;          /* threads running turns, main included; 0 = CPU cores (at most 64);
+                                  1 = main only; at most ONA_MAX_THREADS */
+    uint32_t max_systems;      /* 0 = 4096; at most ONA_MAX_SYSTEMS */
+    uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two); at
+                                  most ONA_MAX_MAILBOX_CAPACITY */
     /* Default cap of each Lua system's heap in bytes; ONA_MEMORY_UNCAPPED = none; 0 = an eighth
      * of the machine's RAM (sysconf), at least 64 MiB and at most 4 GiB. A system past its cap
      * fails with "exceeded its memory cap" (an error of that system; the process is unharmed). */
@@ -74,6 +87,19 @@ typedef struct ona_runtime_desc {
                                           policy (ONA_SYSTEM_PAUSED) */
     ona_video video;                   /* 0 = NONE: no window, no GL (draws are discarded) */
     ona_window_desc window;
+    /* Install handlers for SIGINT and SIGTERM for the runtime's life (default false: the
+     * embedder keeps its own). The first signal asks the runtime to quit at the end of the frame
+     * (ona_runtime_quit_requested becomes true and ona_runtime_stop_signal names the signal); if
+     * a frame (or a spawn, which runs the script's chunk) is still running 2 s later, or on a
+     * second signal, the runtime logs the systems still running their turn (by name: where in
+     * the script they are cannot be read safely from another thread), flushes stdout and stderr
+     * and ends the process with _exit(128 + signal). Without video SDL is not involved; with it,
+     * SDL is told to leave the signals alone either way. While the runtime lives, main's signal
+     * mask blocks SIGINT and SIGTERM (so every thread started from main inherits the block) and
+     * only the runtime's own thread "ona-signals" takes them; destroy gives main its mask back.
+     * Signal the process (kill, the terminal), not a thread. One runtime at a time may handle
+     * signals (ONA_EBUSY otherwise). */
+    bool handle_signals;
 } ona_runtime_desc;
 
 /* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
@@ -81,12 +107,13 @@ typedef struct ona_runtime_desc {
  * is its whole life) and is then stopped, which is how a game's main.lua spawns its systems. */
 typedef struct ona_spawn_desc {
     const char *script;        /* path, absolute or relative to a script root; required */
-    const char *name;          /* NULL = the script's file name without ".lua" */
+    const char *name;          /* NULL = the script's file name without ".lua"; at most
+                                  ONA_MAX_NAME_BYTES */
     ona_message *args;         /* moved into init's second argument (as a table of the values);
                                   may be NULL; may not hold buffers (restarts replay it) */
-    uint32_t mailbox_capacity; /* 0 = the runtime's */
+    uint32_t mailbox_capacity; /* 0 = the runtime's; at most ONA_MAX_MAILBOX_CAPACITY */
     size_t memory_cap;         /* 0 = the runtime's; ONA_MEMORY_UNCAPPED = none */
-    ona_failure_policy policy;
+    ona_failure_policy policy; /* DEFAULT, RESTART or STOP */
     uint32_t restart_limit; /* 0 = the runtime's */
 } ona_spawn_desc;
 
@@ -94,13 +121,13 @@ typedef struct ona_spawn_desc {
  * turn cannot wait: it uses ona_ctx_try_send / ona_ctx_try_receive. A callback returning nonzero
  * is a failure handled by the policy, like a Lua error. */
 typedef struct ona_system_desc {
-    const char *name; /* required */
+    const char *name; /* required; at most ONA_MAX_NAME_BYTES */
     size_t size;
     int (*init)(ona_ctx *ctx, void *state);                 /* optional, first turn */
     int (*process)(ona_ctx *ctx, void *state, double dt);   /* once per frame */
     void (*exit)(ona_ctx *ctx, void *state);                /* optional, on kill/destroy */
     void *user;                                             /* ona_ctx_user() */
-    uint32_t mailbox_capacity;
+    uint32_t mailbox_capacity;                              /* as in ona_spawn_desc */
     ona_failure_policy policy;
     uint32_t restart_limit;
 } ona_system_desc;
@@ -145,40 +172,53 @@ typedef struct ona_runtime_stats {
 /* --- The runtime ----------------------------------------------------------------------------- */
 
 /* Creates a runtime and its worker threads (named "ona-worker-N"). `desc` may be NULL. The
- * calling thread becomes its main thread. Errors: ONA_EINVAL, ONA_ENOMEM, ONA_ETHREAD (a thread
- * could not be started). */
+ * calling thread becomes its main thread. Errors: ONA_EINVAL (out NULL, a field over its maximum,
+ * an enum out of range, a window size below 0), ONA_ENOMEM, ONA_ETHREAD (a thread could not be
+ * started), ONA_EBUSY (handle_signals while another runtime handles them), ONA_EIO (the signal
+ * handlers could not be set up), ONA_EGFX (the video asked for did not start). */
 ONA_API int ona_runtime_create(const ona_runtime_desc *desc, ona_runtime **out);
 
-/* Calls exit() on every live system (spawn order), stops the workers, frees everything. */
+/* Calls exit() on every live system (spawn order), stops the workers, frees everything. NULL is
+ * ignored. Main thread, not from inside a callback: there it logs an error and does nothing. */
 ONA_API void ona_runtime_destroy(ona_runtime *rt);
 
 /* Spawns a Lua system: loads and runs the script's chunk now (errors are returned, with the
- * file:line logged); init runs in its first turn, in the next frame. Errors: ONA_EINVAL,
- * ONA_ENOENT (no such script), ONA_ESCRIPT (does not compile or its chunk raised), ONA_ELIMIT
- * (max_systems), ONA_ENOMEM. On error `desc->args` is still released. */
+ * file:line logged); init runs in its first turn, in the next frame. Main thread, not inside a
+ * callback (ona_ctx_spawn there). Errors: ONA_EINVAL (NULLs, no script, a name too long, a
+ * policy or mailbox capacity out of range), ONA_ETHREAD, ONA_ENOENT (no such script),
+ * ONA_ESCRIPT (does not compile or its chunk raised), ONA_ELIMIT (max_systems), ONA_ENOMEM. On
+ * error `desc->args` is still released. */
 ONA_API int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
 
-/* Spawns a native system; init runs in its first turn. Errors as ona_runtime_spawn. */
+/* Spawns a native system; init runs in its first turn. Main thread, not inside a callback.
+ * Errors: ONA_EINVAL (NULLs, no name or one too long, a policy or mailbox capacity out of
+ * range), ONA_ETHREAD, ONA_ELIMIT, ONA_ENOMEM. */
 ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc,
                                      ona_system *out);
 
 /* Kills a system at the end of the current frame (now, between frames): exit() runs, queued
- * messages are released, senders waiting on it fail with ONA_EDEAD. Errors: ONA_ESTALE. */
+ * messages are released, senders waiting on it fail with ONA_EDEAD. Main thread, not inside a
+ * callback (ona_ctx_kill there). Errors: ONA_EINVAL, ONA_ETHREAD, ONA_ESTALE. */
 ONA_API int ona_runtime_kill(ona_runtime *rt, ona_system system);
 
 /* Finds a live system by name. Any thread. Errors: ONA_ENOENT, ONA_EINVAL. */
 ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out);
 
 /* Sends a message from outside any system (sender 0). Never waits. On success *m is moved (left
- * empty); on error it is untouched. Errors: ONA_ESTALE, ONA_EDEAD, ONA_EFULL, ONA_EINVAL. */
+ * empty); on error it is untouched. Main thread, not inside a callback. Errors: ONA_ESTALE,
+ * ONA_EDEAD, ONA_EFULL, ONA_EINVAL, ONA_ETHREAD. */
 ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
- * Returns 0, or ONA_EINVAL / ONA_ETHREAD for misuse. Script errors do not fail a step. */
+ * Returns 0, or ONA_EINVAL (dt negative, infinite or NaN) / ONA_ETHREAD (another thread, or
+ * inside a callback) for misuse. Script errors do not fail a step. */
 ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
-/* Steps frames until a system calls ona.quit() (or ona_ctx_quit), or `max_frames` frames have
- * run (0 = no limit). dt is measured wall time, or `fixed_dt` when it is > 0. */
+/* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:
+ * see ona_runtime_desc.handle_signals), no system is left, or `max_frames` frames have run (0 =
+ * no limit). dt is measured wall time, or `fixed_dt` when it is > 0. Returns 0 after a quit, even
+ * one asked for by a signal: ona_runtime_stop_signal tells them apart. Errors: ONA_EINVAL
+ * (fixed_dt infinite or NaN), ONA_ETHREAD. */
 ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
 
 /* Adds an input event to the next frame's events, as if it came from the keyboard or mouse:
@@ -208,31 +248,43 @@ ONA_API int ona_runtime_reload_shaders(ona_runtime *rt);
  * exists) or NONE. Any thread. */
 ONA_API ona_video ona_runtime_video_mode(const ona_runtime *rt);
 
-/* The drawable size in pixels (the window's, or the desc's size without video). */
+/* The drawable size in pixels (the window's, or the desc's size without video); 0 x 0 for a
+ * NULL runtime. Either out pointer may be NULL. */
 ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
 
 /* Reloads `path` (a script, a required module, a shader or a texture file; as loaded) at the
  * next frame boundary, as if it had changed on disk; works with or without hot_reload. A
- * broken file logs file:line and keeps the old code. Main thread. Errors: ONA_EINVAL,
- * ONA_ETHREAD, ONA_ENOMEM. */
+ * broken file logs file:line and keeps the old code. Main thread, not inside a callback.
+ * Errors: ONA_EINVAL, ONA_ETHREAD, ONA_ENOENT (no such file, under the script roots or as
+ * given), ONA_ENOMEM. */
 ONA_API int ona_runtime_reload(ona_runtime *rt, const char *path);
 
 /* Starts writing a Chrome trace-event timeline (opens in Perfetto or chrome://tracing) to
  * `path`: a track per thread with a slice per stretch of a turn, a track per system with its
- * parked time, and a slice per frame. Main thread, between frames. Errors: ONA_EINVAL, ONA_EIO. */
+ * parked time, and a slice per frame. A trace already being written is finished first. Main
+ * thread, between frames. Errors: ONA_EINVAL, ONA_ETHREAD, ONA_EIO. */
 ONA_API int ona_runtime_trace_begin(ona_runtime *rt, const char *path);
-/* Finishes and closes the trace (also done by ona_runtime_destroy). Errors: ONA_EIO. */
+/* Finishes and closes the trace (also done by ona_runtime_destroy); 0 when none is being
+ * written. Main thread, between frames. Errors: ONA_EINVAL, ONA_ETHREAD, ONA_EIO. */
 ONA_API int ona_runtime_trace_end(ona_runtime *rt);
 
 /* True once a system asked to quit. Any thread. */
 ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
-/* Asks the runtime to quit after the current frame. Any thread. */
+/* Asks the runtime to quit after the current frame. Any thread (NULL is ignored). */
 ONA_API void ona_runtime_quit(ona_runtime *rt);
+/* The signal (SIGINT, SIGTERM) that asked the runtime to quit, or 0 when none did (or rt is
+ * NULL). Only a runtime created with handle_signals sees signals. A stop asked for by a signal is
+ * not a success: the launcher exits with 128 + the signal. Any thread. */
+ONA_API int ona_runtime_stop_signal(const ona_runtime *rt);
 
+/* Statistics: main thread, between frames (not inside a callback). Errors: ONA_EINVAL,
+ * ONA_ETHREAD. */
 ONA_API int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out);
-/* Errors: ONA_ESTALE. */
+/* Errors: ONA_EINVAL, ONA_ETHREAD, ONA_ESTALE. */
 ONA_API int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out);
-/* Writes up to `max` live systems in spawn order; returns how many there are in all. */
+/* Writes up to `max` live systems in spawn order (`out` may be NULL when `max` is 0); returns
+ * how many there are in all. Main thread, between frames: elsewhere, or with a NULL runtime, or
+ * a NULL `out` with `max` above 0, it writes nothing and returns 0. */
 ONA_API uint32_t ona_runtime_systems(ona_runtime *rt, ona_system *out, uint32_t max);
 
 /* --- Inside a native system's callback ------------------------------------------------------- */
@@ -251,7 +303,8 @@ ONA_API int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m);
  * ona_message_take_buffer). Errors: ONA_EEMPTY. */
 ONA_API int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out);
 
-/* Spawns, looks up, kills, quits: as the ona_runtime_* functions, from inside a system. */
+/* Spawns, looks up, kills, quits: as the ona_runtime_* functions, from inside a system (a
+ * spawned system joins at the next frame boundary). */
 ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *out);
 ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);

@@ -1,0 +1,4 @@
+return {
+  init = function(state) state.n = 0 end,
+  process = function(state) state.n = state.n + 1 end,
+}
