@@ -13,8 +13,10 @@
  *    or a message that would not decode.
  *  - Errors are logged with the system's name and a traceback and the turn fails; the core
  *    applies the restart/stop policy at the frame boundary.
+ *  - Each resume runs under the system's turn budget (lua_watchdog.h): a runaway one fails with
+ *    the watchdog's `runaway turn` error like any other error.
  */
-#include "lua_host.h"
+#include "lua_watchdog.h"
 
 #include "l_gfx.h"
 #include "l_message.h"
@@ -151,7 +153,11 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
         }
     }
     lua->cap_lifted = false;
+    /* Each resume is one run under the budget: a turn parked in receive/send is not running. */
+    ona__watch_scope watch;
+    ona__lua_watch_begin(lua, "turn", &watch);
     int status = lua_resume(co, nargs);
+    ona__watchdog_end(&watch);
     if (status == 0) {
         lua_settop(co, 0);
         return ONA__TURN_DONE;

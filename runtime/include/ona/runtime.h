@@ -48,12 +48,18 @@ typedef enum ona_system_status {
     ONA_SYSTEM_STOPPED,    /* failed past its policy, or returned from a one-shot script */
 } ona_system_status;
 
+/* A turn budget that is off (ona_runtime_desc.turn_budget_ms, ona_spawn_desc.budget_ms). */
+#define ONA_BUDGET_OFF UINT32_MAX
+
 /* Every field's 0 means "the default". */
 typedef struct ona_runtime_desc {
     uint32_t threads;          /* threads running turns, main included; 0 = CPU cores; 1 = main only */
     uint32_t max_systems;      /* 0 = 4096; at most 65535 */
     uint32_t mailbox_capacity; /* default per system; 0 = 64 (rounded up to a power of two) */
     size_t memory_cap;         /* default cap of each Lua system's heap in bytes; 0 = none */
+    /* How long a Lua system's code may run without yielding (a turn, its script's chunk, exit
+     * or reload) before the watchdog interrupts it, in ms: 0 = 1000; ONA_BUDGET_OFF = none. */
+    uint32_t turn_budget_ms;
     /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
     const char *const *script_roots;
     ona_failure_policy default_policy; /* 0 = RESTART */
@@ -74,6 +80,7 @@ typedef struct ona_spawn_desc {
                                   may be NULL; may not hold buffers (restarts replay it) */
     uint32_t mailbox_capacity; /* 0 = the runtime's */
     size_t memory_cap;         /* 0 = the runtime's */
+    uint32_t budget_ms;        /* turn budget: 0 = the runtime's; ONA_BUDGET_OFF = none */
     ona_failure_policy policy;
     uint32_t restart_limit; /* 0 = the runtime's */
 } ona_spawn_desc;
