@@ -119,8 +119,11 @@ void ona__watchdog_end(ona__watch_scope *scope) {
     ona__watchdog *wd = scope->wd;
     unpublish(wd, scope->slot, scope);
     current = scope->outer;
-    if (current && current->slot == scope->slot)
-        publish(wd, scope->slot, current); /* its clock kept running */
+    if (current && current->slot == scope->slot) {
+        /* The outer run was paused: the inner one's time is not its own. */
+        current->started_ns += ona__now_ns() - scope->started_ns;
+        publish(wd, scope->slot, current);
+    }
     scope->slot = -1;
 }
 

@@ -31,7 +31,7 @@ typedef struct ona__watch {
 
 /* One published run, on the publisher's stack. A run begun while another runs on the same thread
  * (a system's chunk run by ona.spawn inside a turn) takes the slot over; ending it gives the slot
- * back to the outer run, whose clock kept running. */
+ * back to the outer run, whose clock was paused meanwhile. */
 typedef struct ona__watch_scope {
     ona__watchdog *wd;
     int slot; /* -1: nothing published */
