@@ -1,10 +1,10 @@
 /*
  * test_budget.c: the turn budget (runtime/watchdog.c, bindings/lua_watchdog.c), through the
  * public API and the scripts in tests/lua/budget/: a Lua system that runs past its budget in
- * process, init, its chunk or exit is interrupted with "runaway <what>: N ms [in <callback>] at
- * <file>:<line>", its policy applies and the other systems keep running; a pcall cannot swallow
- * the interrupt; budget 0 (spawn option, spawn desc, runtime desc) is off; a native system past
- * its budget is named.
+ * process, init, its chunk, exit or a reload hook is interrupted with "runaway <what>: N ms [in
+ * <callback>] at <file>:<line>", its policy applies and the other systems keep running; a pcall
+ * cannot swallow the interrupt; budget 0 (spawn option, spawn desc, runtime desc) is off; a native
+ * system past its budget is named.
  *
  * Design note. Reproducers: /work/shared/repro/games/infloop_nojit and infloop_pcall. The loops
  * run with the JIT off: with Debian's LuaJIT (no LUAJIT_ENABLE_CHECKHOOK) a JIT-compiled loop
@@ -218,6 +218,25 @@ START_TEST(test_budget_exit_interrupted) {
 }
 END_TEST
 
+/* A reload whose hook never returns: the reload fails, the old code keeps running. */
+START_TEST(test_budget_reload_interrupted) {
+    ona_runtime *rt =
+        make_runtime_with((ona_runtime_desc){.threads = 1 + (uint32_t)_i, .hot_reload = true});
+    ona_system report = spawn_collector(rt);
+    ona_system h = spawn_lua(rt, "reload_spin.lua", "reloader", report, "", 0, 0);
+    step(rt, 1);
+    ck_assert_int_eq(ona_runtime_reload(rt, "reload_spin.lua"), 0);
+    step(rt, 3);
+    ck_assert_msg(captured_logs_contain("reloader: reload of "), "log:\n%s", captured_logs_text());
+    ck_assert_msg(captured_logs_contain("runaway reload: "), "log:\n%s", captured_logs_text());
+    ck_assert_msg(captured_logs_contain(" ms at reload_spin.lua:8"), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_RUNNING);
+    alive_through(3);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* slow.lua runs 3 budgets without yielding: interrupted under the budget (the control), done
  * with the budget off in each of the three ways to turn it off. */
 START_TEST(test_budget_off) {
@@ -295,6 +314,7 @@ static Suite *budget_suite(void) {
     tcase_add_loop_test(tc, test_budget_chunk_interrupted, 0, 2);
     tcase_add_loop_test(tc, test_budget_nested_chunk, 0, 2);
     tcase_add_loop_test(tc, test_budget_exit_interrupted, 0, 2);
+    tcase_add_loop_test(tc, test_budget_reload_interrupted, 0, 2);
     tcase_add_loop_test(tc, test_budget_off, 0, 2);
     tcase_add_loop_test(tc, test_budget_native_named, 0, 2);
     suite_add_tcase(s, tc);
