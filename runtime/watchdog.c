@@ -23,19 +23,26 @@
  *    and then once a second until it ends: with Debian's LuaJIT (built without
  *    LUAJIT_ENABLE_CHECKHOOK) a JIT-compiled loop never reaches the hook.
  *  - Turns publish with two atomic stores and one CAS; nothing on the turn path takes a lock
- *    unless its run was interrupted.
+ *    unless its run was interrupted. A run's start is read from CLOCK_MONOTONIC_COARSE (a few ns
+ *    where the precise clock costs ~30 ns, a measurable share of an empty turn; see
+ *    benchmarks/results/budget.md) plus that clock's resolution (a few ms), so a run is never
+ *    stopped before its budget and at most a resolution after it.
+ *  - The watchdog sleeps until the earliest deadline it saw, or 10 ms at most, so a run is
+ *    interrupted soon after its budget rather than up to a tick later.
  */
 #include "watchdog.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 enum { SLOT_IDLE = 0, SLOT_RUNNING, SLOT_CLAIMED, SLOT_ARMED };
 
 #define TICK_NS 10000000ull           /* how often the watchdog looks */
 #define REPORT_EVERY_NS 1000000000ull /* naming a run that cannot be stopped */
 #define STUCK_AFTER_NS 100000000ull   /* an interrupted run still going is stuck */
+#define MIN_WAIT_NS 200000ull         /* the shortest sleep (a deadline that is due) */
 
 typedef struct slot {
     _Alignas(ONA_CACHE_LINE) atomic_int state;
@@ -52,10 +59,19 @@ struct ona__watchdog {
     uv_thread_t thread;
     uv_mutex_t lock;
     uv_cond_t cond;
-    bool stop; /* under lock */
+    bool stop;          /* under lock */
+    uint64_t coarse_ns; /* CLOCK_MONOTONIC_COARSE's resolution */
 };
 
 static _Thread_local ona__watch_scope *current;
+
+/* The start of a run: the coarse clock plus its resolution, never before the real start (see the
+ * design note). */
+static uint64_t start_ns(const ona__watchdog *wd) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + wd->coarse_ns;
+}
 
 ona__watch_scope *ona__watchdog_current(void) {
     return current;
@@ -106,9 +122,11 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
     scope->watch = *watch;
     scope->slot = index;
     scope->outer = current;
-    if (current && current->slot == index)
-        unpublish(wd, index, current); /* the outer run waits while this one runs */
-    scope->started_ns = ona__now_ns();
+    /* The outer run waits while this one runs (an outer run of another runtime on the same
+     * thread has its own slot there and keeps it). */
+    if (current && current->wd == wd && current->slot == index)
+        unpublish(wd, index, current);
+    scope->started_ns = start_ns(wd);
     publish(wd, index, scope);
     current = scope;
 }
@@ -119,9 +137,9 @@ void ona__watchdog_end(ona__watch_scope *scope) {
     ona__watchdog *wd = scope->wd;
     unpublish(wd, scope->slot, scope);
     current = scope->outer;
-    if (current && current->slot == scope->slot) {
+    if (current && current->wd == wd && current->slot == scope->slot) {
         /* The outer run was paused: the inner one's time is not its own. */
-        current->started_ns += ona__now_ns() - scope->started_ns;
+        current->started_ns += start_ns(wd) - scope->started_ns;
         publish(wd, scope->slot, current);
     }
     scope->slot = -1;
@@ -172,7 +190,8 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     ona__watch_scope *scope = s->scope;
     bool report = false;
     int next = SLOT_RUNNING;
-    if (now - scope->started_ns >= scope->watch.budget_ns) {
+    /* Not `now - started`: a run begun during this scan may have started after `now`. */
+    if (scope->started_ns + scope->watch.budget_ns <= now) {
         if (scope->watch.interrupt) {
             scope->watch.interrupt(scope->watch.target);
             s->armed_ns = now;
@@ -199,16 +218,26 @@ static void watchdog_main(void *arg) {
     ona__watchdog *wd = arg;
     pthread_setname_np(pthread_self(), "ona-watchdog");
     uv_mutex_lock(&wd->lock);
+    uint64_t wait = TICK_NS;
     while (!wd->stop) {
-        (void)uv_cond_timedwait(&wd->cond, &wd->lock, TICK_NS);
+        (void)uv_cond_timedwait(&wd->cond, &wd->lock, wait);
         if (wd->stop)
             break;
         uint64_t now = ona__now_ns();
+        wait = TICK_NS;
         for (uint32_t i = 0; i < wd->slot_count; i++) {
+            slot *s = &wd->slots[i];
             char who[64], text[320];
-            if (check_slot(&wd->slots[i], now, who, sizeof who, text, sizeof text))
+            if (check_slot(s, now, who, sizeof who, text, sizeof text))
                 ona_log(ONA_LOG_ERROR, who, "%s", text);
+            /* relaxed: hints for how long to sleep; a run begun later is caught a tick later. */
+            if (atomic_load_explicit(&s->state, memory_order_relaxed) == SLOT_RUNNING) {
+                uint64_t deadline = atomic_load_explicit(&s->deadline_ns, memory_order_relaxed);
+                if (deadline > now && deadline - now < wait)
+                    wait = deadline - now;
+            }
         }
+        wait = ONA_MAX(wait, MIN_WAIT_NS);
     }
     uv_mutex_unlock(&wd->lock);
 }
@@ -219,6 +248,9 @@ int ona__watchdog_start(ona__core *core, ona__watchdog **out) {
     if (!wd)
         return ONA_ENOMEM;
     wd->core = core;
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
+        wd->coarse_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
     wd->slot_count = core->desc.threads;
     wd->slots = ona__calloc(wd->slot_count, sizeof *wd->slots);
     if (!wd->slots) {
