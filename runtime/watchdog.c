@@ -45,11 +45,14 @@ enum { SLOT_IDLE = 0, SLOT_RUNNING, SLOT_CLAIMED, SLOT_ARMED };
 #define MIN_WAIT_NS 200000ull         /* the shortest sleep (a deadline that is due) */
 
 typedef struct slot {
-    _Alignas(ONA_CACHE_LINE) atomic_int state;
+    atomic_int state;
     atomic_ullong deadline_ns;
     ona__watch_scope *scope; /* published by the RUNNING store; read by a claimer */
     /* The watchdog's own. */
     uint64_t armed_ns, last_report_ns, report_run;
+    /* Slots of different threads never share a cache line (ona__calloc does not align to one,
+     * so padding rather than _Alignas). */
+    char pad[ONA_CACHE_LINE];
 } slot;
 
 struct ona__watchdog {
