@@ -4,14 +4,16 @@
  * process, init, its chunk, exit or a reload hook is interrupted with "runaway <what>: N ms [in
  * <callback>] at <file>:<line>", its policy applies and the other systems keep running; a pcall
  * cannot swallow the interrupt; budget 0 (spawn option, spawn desc, runtime desc) is off; a native
- * system past its budget is named.
+ * system past its budget is named, and so is a loop the JIT compiled, which is then interrupted
+ * as soon as it leaves compiled code.
  *
- * Design note. Reproducers: /work/shared/repro/games/infloop_nojit and infloop_pcall. The loops
- * run with the JIT off: with Debian's LuaJIT (no LUAJIT_ENABLE_CHECKHOOK) a JIT-compiled loop
- * never reaches the hook and cannot be interrupted, only named (see the README), and such a test
- * could never end. The budget is 100 ms so a runaway costs one slow frame; nothing here asserts
- * on how long anything took. Cases whose outcome could depend on the thread count run with 1
- * and 2 threads.
+ * Design note. Reproducers: /work/shared/repro/games/infloop, infloop_nojit and infloop_pcall.
+ * Most loops run with the JIT off: with Debian's LuaJIT (no LUAJIT_ENABLE_CHECKHOOK) a
+ * JIT-compiled loop never reaches the hook and cannot be interrupted, only named (see the README),
+ * so a test of `while true do end` could never end; jit_spin.lua's compiled loop ends by itself
+ * after a wall-clock time instead. The budget is 100 ms so a runaway costs one slow frame; nothing
+ * here asserts on how long anything took. Cases whose outcome could depend on the thread count run
+ * with 1 and 2 threads.
  */
 #include "test_support.h"
 
@@ -278,12 +280,36 @@ START_TEST(test_budget_off) {
 }
 END_TEST
 
+/* A loop the JIT compiled cannot be interrupted by Debian's LuaJIT (no CHECKHOOK): the watchdog
+ * names it while it runs, and once the loop leaves compiled code (here it ends by itself) the
+ * armed hook fires and the turn fails. With a LuaJIT built with LUAJIT_ENABLE_CHECKHOOK the loop
+ * is interrupted in the trace and the "cannot be interrupted" line is not logged. */
+START_TEST(test_budget_jit_loop_named) {
+    ona_runtime *rt = make_runtime(1 + (uint32_t)_i);
+    ona_system report = spawn_collector(rt);
+    char pairs[32];
+    snprintf(pairs, sizeof pairs, "ms=%d", 12 * BUDGET_MS);
+    ona_system h = spawn_lua(rt, "jit_spin.lua", "jitter", report, pairs, 0, ONA_POLICY_STOP);
+    step(rt, 3);
+    ck_assert_msg(captured_logs_contain("jitter: runaway turn: "), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_msg(captured_logs_contain(
+                      "ms in jit_spin.lua, cannot be interrupted (LuaJIT without CHECKHOOK"),
+                  "log:\n%s", captured_logs_text());
+    ck_assert_msg(captured_logs_contain(" ms in process at jit_spin.lua:"), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_int_eq(tag_count("done"), 0);
+    ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_STOPPED);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* A native turn cannot be interrupted: the watchdog names it while it is past its budget. */
 static int sleepy_process(ona_ctx *ctx, void *state, double dt) {
     (void)ctx, (void)dt;
     int *turns = state;
     if ((*turns)++ == 0)
-        usleep(5 * BUDGET_MS * 1000);
+        usleep(8 * BUDGET_MS * 1000);
     return 0;
 }
 
@@ -317,6 +343,7 @@ static Suite *budget_suite(void) {
     tcase_add_loop_test(tc, test_budget_reload_interrupted, 0, 2);
     tcase_add_loop_test(tc, test_budget_off, 0, 2);
     tcase_add_loop_test(tc, test_budget_native_named, 0, 2);
+    tcase_add_loop_test(tc, test_budget_jit_loop_named, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
