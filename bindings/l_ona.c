@@ -192,7 +192,8 @@ static lua_Number opt_number_field(lua_State *L, int idx, const char *field, lua
 }
 
 /* ona.spawn(script, args, opts) -> handle | nil, reason
- * opts: name, mailbox (capacity), memory (cap in bytes), policy ("restart"/"stop"), restarts. */
+ * opts: name, mailbox (capacity), memory (cap in bytes), policy ("restart"/"stop"), restarts,
+ * budget (turn budget in ms; 0 = none). */
 static int l_ona_spawn(lua_State *L) {
     ona__lua *lua = self(L);
     ona__system *sys = lua->sys;
@@ -214,6 +215,13 @@ static int l_ona_spawn(lua_State *L) {
         desc.mailbox_capacity = (uint32_t)opt_number_field(L, 3, "mailbox", 1, 1 << 24);
         desc.memory_cap = (size_t)opt_number_field(L, 3, "memory", 0, 1e15);
         desc.restart_limit = (uint32_t)opt_number_field(L, 3, "restarts", 0, 1e6);
+        lua_getfield(L, 3, "budget");
+        bool has_budget = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (has_budget) {
+            lua_Number ms = opt_number_field(L, 3, "budget", 0, 1e9);
+            desc.budget_ms = ms == 0 ? ONA_BUDGET_OFF : (uint32_t)ONA_MAX(ms, 1);
+        }
         desc.policy = check_policy(L, 3);
     }
     /* The args value is encoded into a message owned by the system struct while Lua may raise. */

@@ -13,6 +13,7 @@
  *    next frame boundary.
  */
 #include "lua_host.h"
+#include "lua_watchdog.h"
 
 #include "l_gfx.h"
 #include "l_message.h"
@@ -146,7 +147,10 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua->co = NULL;
     lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
     lua->sys->one_shot = false;
+    ona__watch_scope watch; /* the chunk (main.lua's included) runs under the budget */
+    ona__lua_watch_begin(lua, "chunk", &watch);
     int rc = lua_cpcall(L, open_state, lua);
+    ona__watchdog_end(&watch);
     if (rc) {
         const char *msg = lua_tostring(L, -1);
         snprintf(err, errsize, "%s", msg ? msg : "(error object is not a string)");
@@ -176,8 +180,14 @@ static int call_exit(lua_State *L) {
 void ona__lua_close(ona__lua *lua, bool run_exit) {
     if (!lua->L)
         return;
-    if (run_exit && lua->module_ref != LUA_NOREF && lua_cpcall(lua->L, call_exit, lua))
-        ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", lua_tostring(lua->L, -1));
+    if (run_exit && lua->module_ref != LUA_NOREF) {
+        ona__watch_scope watch;
+        ona__lua_watch_begin(lua, "exit", &watch);
+        int rc = lua_cpcall(lua->L, call_exit, lua);
+        ona__watchdog_end(&watch);
+        if (rc)
+            ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", lua_tostring(lua->L, -1));
+    }
     lua_close(lua->L);
     lua->L = NULL;
     lua->co = NULL;

@@ -28,6 +28,7 @@ typedef struct ona__lua {
     int co_ref, module_ref, state_ref, events_ref;
     int park;      /* ONA__PARK_*: why the coroutine yielded */
     size_t mem_used, mem_peak, mem_cap;
+    uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */
     bool mem_exceeded;
     /* The cap binds the script's own code only: while the runtime pushes resume values or builds
      * an error report on the state (outside any protected call) it is lifted, so a system at its

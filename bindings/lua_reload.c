@@ -10,7 +10,7 @@
  * touched, so no queued message is lost or reordered by a reload; a turn suspended in
  * receive/send finishes in the code it started in.
  */
-#include "lua_host.h"
+#include "lua_watchdog.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
@@ -53,7 +53,10 @@ int ona__lua_reload(ona__system *sys, const char *changed) {
         return 0;
     reload_call call = {lua, changed, 0};
     lua->cap_lifted = true;
+    ona__watch_scope watch; /* the new chunk and the reload hook run under the budget */
+    ona__lua_watch_begin(lua, "reload", &watch);
     int rc = lua_cpcall(lua->L, reload_in_state, &call);
+    ona__watchdog_end(&watch);
     lua->cap_lifted = false;
     if (rc) {
         ona_log(ONA_LOG_ERROR, sys->name, "reload of %s failed, the old code keeps running: %s",

@@ -15,8 +15,10 @@
  *    applies the restart/stop policy at the frame boundary, or, while files are watched, pauses
  *    the system (ona__core_pauses): then one more line says so with the error's first line
  *    (the author's file:line), "ball paused: ball.lua:42: ...; save a fix to resume".
+ *  - Each resume runs under the system's turn budget (lua_watchdog.h): a runaway one fails with
+ *    the watchdog's `runaway turn` error like any other error.
  */
-#include "lua_host.h"
+#include "lua_watchdog.h"
 
 #include "l_gfx.h"
 #include "l_message.h"
@@ -179,7 +181,11 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
         }
     }
     lua->cap_lifted = false;
+    /* Each resume is one run under the budget: a turn parked in receive/send is not running. */
+    ona__watch_scope watch;
+    ona__lua_watch_begin(lua, "turn", &watch);
     int status = lua_resume(co, nargs);
+    ona__watchdog_end(&watch);
     if (status == 0) {
         lua_settop(co, 0);
         return ONA__TURN_DONE;

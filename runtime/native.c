@@ -26,6 +26,13 @@ static ona__turn native_run(ona__system *sys, ona__resume why) {
     ona__native *n = sys->host_data;
     ona_ctx ctx = {sys};
     int rc = 0;
+    /* Native code cannot be interrupted: past the budget the watchdog names it once a second. */
+    uint32_t budget_ms = n->rt->desc.turn_budget_ms;
+    ona__watch watch = {.system = sys->name,
+                        .what = "turn",
+                        .budget_ns = budget_ms == ONA_BUDGET_OFF ? 0 : budget_ms * 1000000ull};
+    ona__watch_scope scope;
+    ona__watchdog_begin(n->rt->watchdog, &watch, &scope);
     if (sys->needs_init) {
         sys->needs_init = false;
         if (n->desc.init)
@@ -33,6 +40,7 @@ static ona__turn native_run(ona__system *sys, ona__resume why) {
     }
     if (rc == 0 && n->desc.process)
         rc = n->desc.process(&ctx, n->state, n->rt->core.dt);
+    ona__watchdog_end(&scope);
     ona_message_release(&sys->inbox);
     if (rc != 0) {
         char text[160];

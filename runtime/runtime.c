@@ -111,6 +111,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         desc.restart_backoff_frames = 1;
     if (!desc.memory_cap)
         desc.memory_cap = default_memory_cap();
+    if (!desc.turn_budget_ms)
+        desc.turn_budget_ms = 1000;
 
     ona_runtime *rt = ona__calloc(1, sizeof *rt);
     if (!rt)
@@ -134,6 +136,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
     }
+    if (rc == 0)
+        rc = ona__watchdog_start(&rt->core, &rt->watchdog);
     if (rc == 0) {
         ona__lua_compile_prelude(rt);
         rc = ona__video_init(&rt->video, desc.video, &desc.window, desc.threads);
@@ -176,6 +180,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
     /* Systems first: their exit may still use the video and the watcher. */
     if (rt->core_ready)
         ona__core_free(&rt->core);
+    ona__watchdog_stop(rt->watchdog); /* after the systems' exits, which it watches */
     if (rt->video_ready)
         ona__video_free(&rt->video);
     if (rt->hot_ready)

@@ -14,6 +14,7 @@
 #include "hot_reload.h"
 #include "paths.h"
 #include "video.h"
+#include "watchdog.h"
 
 #include <signal.h>
 
@@ -41,6 +42,7 @@ struct ona_runtime {
     ona__video video;
     bool core_ready, video_ready, hot_ready;
     ona__hot_reload hot;
+    ona__watchdog *watchdog; /* the turn budget's thread (watchdog.c) */
     /* The prelude compiled once (bindings/lua_host.c); NULL: spawns load its source. */
     char *prelude_bc;
     size_t prelude_bc_size;

@@ -2,6 +2,7 @@
  * ona: the launcher. Runs a game folder (its main.lua spawns the systems) or a single script:
  *
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
+ *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [key=value ...]
  *
@@ -41,6 +42,8 @@ static void usage(FILE *to) {
                 "  --headless         render offscreen, no window (automatic without a display)\n"
                 "  --frames N         stop after N frames (default: run until ona.quit())\n"
                 "  --workers N        threads running systems, main included (default: cores)\n"
+                "  --turn-budget MS   interrupt a Lua system that runs MS ms without yielding\n"
+                "                     (default 1000; 0 = never)\n"
                 "  --size WxH         window size (default 1280x720)\n"
                 "  --vsync on|off     wait for the display's refresh (default on)\n"
                 "  --screenshot PATH  write the last frame to a PNG (with --frames N)\n"
@@ -80,8 +83,8 @@ typedef struct options {
     const char *target, *screenshot, *trace;
     const char *pairs[MAX_PAIRS];
     int pair_count;
-    long frames, workers;
-    size_t memory_cap; /* 0 = the runtime's default */
+    long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
+    size_t memory_cap;                  /* 0 = the runtime's default */
     bool stats, headless, watch;
     int width, height;
     ona_vsync vsync;
@@ -100,6 +103,7 @@ enum {
     OPT_TRACE,
     OPT_NO_WATCH,
     OPT_MEMORY_CAP,
+    OPT_TURN_BUDGET,
 };
 
 static const struct option long_options[] = {
@@ -115,6 +119,7 @@ static const struct option long_options[] = {
     {"trace", required_argument, NULL, OPT_TRACE},
     {"no-watch", no_argument, NULL, OPT_NO_WATCH},
     {"memory-cap", required_argument, NULL, OPT_MEMORY_CAP},
+    {"turn-budget", required_argument, NULL, OPT_TURN_BUDGET},
     {NULL, 0, NULL, 0},
 };
 
@@ -132,6 +137,8 @@ static const char *option_needs(int val) {
         return "a positive number (at most 1000000000)";
     case OPT_WORKERS:
         return "a positive number (at most 256)";
+    case OPT_TURN_BUDGET:
+        return "milliseconds (0 = no budget, at most 3600000)";
     case OPT_SIZE:
         return "WIDTHxHEIGHT, such as 1280x720 (16 to 16384 each)";
     case OPT_VSYNC:
@@ -231,7 +238,8 @@ static int add_operand(options *o, const char *a) {
 /* Reads the command line into `o`. Returns -1 to go on and run, or the exit status: 0 after
  * --help or --version, 1 when --version found no GL, 2 for a usage error (already reported). */
 static int parse_args(int argc, char **argv, options *o) {
-    *o = (options){.watch = true, .width = 1280, .height = 720, .vsync = ONA_VSYNC_ON};
+    *o = (options){
+        .watch = true, .width = 1280, .height = 720, .vsync = ONA_VSYNC_ON, .turn_budget = -1};
     opterr = 0; /* the messages below name the option the way the usage text does */
     int c;
     /* "-" hands every operand over in place (as 1), so options may follow the game whatever
@@ -271,6 +279,14 @@ static int parse_args(int argc, char **argv, options *o) {
                 return 2;
             }
             break;
+        case OPT_TURN_BUDGET: {
+            char *end;
+            if (!parse_long(optarg, 0, 3600000L, &end, &o->turn_budget) || *end != '\0') {
+                fprintf(stderr, "ona: --turn-budget needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            break;
+        }
         case OPT_SIZE:
             if (!parse_size(optarg, &o->width, &o->height)) {
                 fprintf(stderr, "ona: --size needs %s, not '%s'\n", option_needs(c), optarg);
@@ -417,6 +433,9 @@ int main(int argc, char **argv) {
         .script_roots = roots,
         .hot_reload = o.watch,
         .handle_signals = true,
+        .turn_budget_ms = o.turn_budget < 0    ? 0
+                          : o.turn_budget == 0 ? ONA_BUDGET_OFF
+                                               : (uint32_t)o.turn_budget,
         .video = o.headless ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW,
         .window = {.title = title,
                    .width = o.width,

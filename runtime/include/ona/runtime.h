@@ -59,6 +59,9 @@ typedef enum ona_system_status {
 /* A memory_cap that means "no cap" (0 means "the default" there). */
 #define ONA_MEMORY_UNCAPPED SIZE_MAX
 
+/* A turn budget that is off (ona_runtime_desc.turn_budget_ms, ona_spawn_desc.budget_ms). */
+#define ONA_BUDGET_OFF UINT32_MAX
+
 /* The largest values the descs take (larger ones are refused with ONA_EINVAL). */
 #define ONA_MAX_THREADS 256
 #define ONA_MAX_SYSTEMS 1048575u /* the registry's slots: handles stay below 2^53 */
@@ -76,6 +79,9 @@ typedef struct ona_runtime_desc {
      * of the machine's RAM (sysconf), at least 64 MiB and at most 4 GiB. A system past its cap
      * fails with "exceeded its memory cap" (an error of that system; the process is unharmed). */
     size_t memory_cap;
+    /* How long a Lua system's code may run without yielding (a turn, its script's chunk, exit
+     * or reload) before the watchdog interrupts it, in ms: 0 = 1000; ONA_BUDGET_OFF = none. */
+    uint32_t turn_budget_ms;
     /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
     const char *const *script_roots;
     ona_failure_policy default_policy; /* 0 = RESTART */
@@ -113,6 +119,7 @@ typedef struct ona_spawn_desc {
                                   may be NULL; may not hold buffers (restarts replay it) */
     uint32_t mailbox_capacity; /* 0 = the runtime's; at most ONA_MAX_MAILBOX_CAPACITY */
     size_t memory_cap;         /* 0 = the runtime's; ONA_MEMORY_UNCAPPED = none */
+    uint32_t budget_ms;        /* turn budget: 0 = the runtime's; ONA_BUDGET_OFF = none */
     ona_failure_policy policy; /* DEFAULT, RESTART or STOP */
     uint32_t restart_limit; /* 0 = the runtime's */
 } ona_spawn_desc;

@@ -1,0 +1,110 @@
+/*
+ * lua_watchdog.c: the Lua half of the turn budget: how a Lua system's run is described to the
+ * watchdog (runtime/watchdog.c), and the hook that interrupts it.
+ *
+ * Design note.
+ *  - The watchdog thread calls lua_sethook on the system's main lua_State, which the Lua manual
+ *    allows from another thread or a signal handler ("this function can be called
+ *    asynchronously"); LuaJIT's own `luajit` interrupts Ctrl-C the same way. In LuaJIT the hook
+ *    lives in the global state, so it fires in whichever coroutine of the system runs. The
+ *    watchdog only sets it while the run cannot end (its slot is claimed, see watchdog.c), and
+ *    the run's thread clears it when the run ends, so a hook never outlives its run.
+ *  - The hook counts every instruction and raises the same error each time until the run ends:
+ *    a pcall (or xpcall with a Lua handler) in the runaway code catches it once, and the next
+ *    instruction raises it again, so the error reaches the turn and the policy applies.
+ *  - Limit of a LuaJIT built without LUAJIT_ENABLE_CHECKHOOK (Debian's): machine code of a
+ *    compiled trace never checks for hooks, so a loop the JIT compiled (`while true do end`) is
+ *    not interrupted; the watchdog names it once a second instead. Loops the JIT does not compile
+ *    (jit.off(), or a body that calls something the trace compiler cannot handle) are.
+ */
+#include "lua_watchdog.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *base_name(const char *source) {
+    if (source[0] == '@' || source[0] == '=')
+        source++;
+    const char *slash = strrchr(source, '/');
+    return slash ? slash + 1 : source;
+}
+
+/* Which of the script's callbacks (init, process, exit, reload) runs at or below `level`: the
+ * outermost one on the stack. NULL when none is (a chunk). */
+static const char *callback_name(lua_State *L, ona__lua *lua) {
+    static const char *const names[] = {"init", "process", "exit", "reload"};
+    if (lua->module_ref == LUA_NOREF || !lua_checkstack(L, 3))
+        return NULL;
+    const char *found = NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lua->module_ref);
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        lua_getinfo(L, "f", &ar);
+        for (size_t i = 0; i < ONA_ARRAY_COUNT(names); i++) {
+            lua_getfield(L, -2, names[i]);
+            bool same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+            if (same)
+                found = names[i];
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return found;
+}
+
+/* The innermost Lua line running: "file:line", or "?" */
+static void where(lua_State *L, char *buf, size_t size) {
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            snprintf(buf, size, "%s:%d", base_name(ar.source), ar.currentline);
+            return;
+        }
+    }
+    snprintf(buf, size, "?");
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    ona__lua *lua = ona__lua_of(L);
+    ona__watch_scope *scope = ona__watchdog_current();
+    /* Only the run that was interrupted raises (see the design note: nothing else can be). */
+    if (!scope || scope->watch.target != (void *)lua->L)
+        return;
+    if (!scope->raised) {
+        char at[160];
+        where(L, at, sizeof at);
+        const char *cb = strcmp(scope->watch.what, "turn") == 0 ? callback_name(L, lua) : NULL;
+        unsigned long long ms = (ona__now_ns() - scope->started_ns) / 1000000u;
+        snprintf(scope->message, sizeof scope->message, "runaway %s: %llu ms%s%s at %s",
+                 scope->watch.what, ms, cb ? " in " : "", cb ? cb : "", at);
+        scope->raised = true;
+    }
+    lua_pushstring(L, scope->message);
+    lua_error(L);
+}
+
+/* The watchdog's thread: see the design note. */
+static void interrupt(void *target) {
+    lua_sethook(target, budget_hook, LUA_MASKCOUNT, 1);
+}
+
+/* The run's own thread, as the run ends. */
+static void disarm(void *target) {
+    lua_sethook(target, NULL, 0, 0);
+}
+
+void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *scope) {
+    ona__watch watch = {
+        .system = lua->sys->name,
+        .what = what,
+        .script = lua->script_path,
+        .budget_ns = lua->budget_ns,
+        .interrupt = interrupt,
+        .disarm = disarm,
+        .target = lua->L,
+    };
+    ona__watchdog_begin(lua->rt->watchdog, &watch, scope);
+}

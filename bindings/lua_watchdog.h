@@ -1,0 +1,17 @@
+/*
+ * lua_watchdog.h: the Lua half of the turn budget (lua_watchdog.c; the watchdog itself is
+ * runtime/watchdog.c). Internal to the library.
+ */
+#ifndef ONA_LUA_WATCHDOG_H
+#define ONA_LUA_WATCHDOG_H
+
+#include "lua_host.h"
+#include "watchdog.h"
+
+/* Publishes a run of `lua`'s code on the calling thread under its budget: `what` is "turn",
+ * "chunk", "exit" or "reload". Past the budget the watchdog sets a count hook in the state that
+ * raises "runaway <what>: <ms> ms [in <callback>] at <file>:<line>" at every instruction until
+ * the run ends, so a pcall inside the run cannot swallow it. End with ona__watchdog_end. */
+void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *scope);
+
+#endif
