@@ -66,6 +66,11 @@ START_TEST(test_capi_null_arguments) {
     ona_system sys = {0};
     capture_logs_begin();
     ona_runtime_destroy(NULL);
+    /* The string builder (the capi reproducer's builder_null): NULL is refused, never touched. */
+    ona_string_builder_init(NULL);
+    ck_assert_int_eq(ona_string_builder_append(NULL, "x", 1), ONA_EINVAL);
+    ck_assert_int_eq(ona_string_builder_append_cstr(NULL, "x"), ONA_EINVAL);
+    ck_assert_int_eq(ona_string_builder_finish(NULL, NULL), ONA_EINVAL);
     ck_assert_int_eq(ona_runtime_spawn(NULL, NULL, NULL), ONA_EINVAL);
     ck_assert_int_eq(ona_runtime_spawn(rt, NULL, &sys), ONA_EINVAL);
     ck_assert_int_eq(ona_runtime_spawn(rt, &(ona_spawn_desc){0}, &sys), ONA_EINVAL);

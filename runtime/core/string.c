@@ -191,7 +191,8 @@ int ona_string_format(ona_string *out, const char *fmt, ...) {
 /* --- Builder --------------------------------------------------------------------------------- */
 
 void ona_string_builder_init(ona_string_builder *b) {
-    memset(b, 0, sizeof *b);
+    if (b)
+        memset(b, 0, sizeof *b);
 }
 
 static char *builder_bytes(ona_string_builder *b) {
