@@ -34,6 +34,14 @@ const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity
     return NULL;
 }
 
+/* The default turn budget. Sanitizer builds run code 5-20 times slower, so there a second of
+ * honest work would read as a runaway: their default is ten times longer. */
+#ifdef ONA_SANITIZER_BUILD
+#define ONA__DEFAULT_TURN_BUDGET_MS 10000
+#else
+#define ONA__DEFAULT_TURN_BUDGET_MS 1000
+#endif
+
 static bool valid_desc(const ona_runtime_desc *d) {
     return d->threads <= ONA_MAX_THREADS && d->max_systems <= ONA_MAX_SYSTEMS &&
            d->max_systems <= ONA__REGISTRY_MAX_CAPACITY &&
@@ -112,7 +120,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     if (!desc.memory_cap)
         desc.memory_cap = default_memory_cap();
     if (!desc.turn_budget_ms)
-        desc.turn_budget_ms = 1000;
+        desc.turn_budget_ms = ONA__DEFAULT_TURN_BUDGET_MS;
 
     ona_runtime *rt = ona__calloc(1, sizeof *rt);
     if (!rt)

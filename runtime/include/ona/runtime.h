@@ -80,7 +80,8 @@ typedef struct ona_runtime_desc {
      * fails with "exceeded its memory cap" (an error of that system; the process is unharmed). */
     size_t memory_cap;
     /* How long a Lua system's code may run without yielding (a turn, its script's chunk, exit
-     * or reload) before the watchdog interrupts it, in ms: 0 = 1000; ONA_BUDGET_OFF = none. */
+     * or reload) before the watchdog interrupts it, in ms: 0 = 1000 (10000 in a sanitizer build
+     * of the library, which runs code several times slower); ONA_BUDGET_OFF = none. */
     uint32_t turn_budget_ms;
     /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
     const char *const *script_roots;
