@@ -8,11 +8,15 @@
  * turn (in a script's main chunk) is an error, since no frame is being built. Input queries read
  * the state main wrote before the turns began; it does not change while turns run.
  *
+ * Misuse raises at the author's line under the function's public name (ona__lua_raise, l_ona.h):
+ * every helper below takes the name of the function it checks for.
+ *
  * Sprite options for ona.gfx.draw(texture, x, y, opts): layer, rotation (radians), scale (or
  * sx, sy), ox, oy (origin in source pixels), src = {x, y, w, h}, tint = 0xRRGGBBAA or
  * {r, g, b, a} with 0..1 components.
  */
 #include "l_gfx.h"
+#include "l_ona.h"
 #include "l_types.h"
 
 #include "lua_host.h"
@@ -34,15 +38,21 @@ static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const c
     ona__render_queue *q =
         ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
     if (!q)
-        luaL_error(L, "%s can only draw during a turn (init or process), not in the main chunk",
-                   fn);
+        ona__lua_raise(L, fn,
+                       "can only draw during a turn (init or process), not in the main chunk");
     return q;
 }
 
-static ona_texture check_texture(lua_State *L, int idx) {
-    lua_Number n = luaL_checknumber(L, idx);
-    if (n < 1 || n > 4294967295.0 || n != floor(n))
-        luaL_argerror(L, idx, "not a texture handle");
+static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
+    if (!lua_isnumber(L, idx)) {
+        lua_pushfstring(L, "not a texture handle: got %s", luaL_typename(L, idx));
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    lua_Number n = lua_tonumber(L, idx);
+    if (n < 1 || n > 4294967295.0 || n != floor(n)) {
+        lua_pushfstring(L, "not a texture handle: %f", n);
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
     return (ona_texture){(uint32_t)n};
 }
 
@@ -51,36 +61,37 @@ static float clamp01(lua_Number x) {
 }
 
 /* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1); as the instance's 0xAABBGGRR. */
-static uint32_t check_tint(lua_State *L, int idx) {
+static uint32_t check_tint(lua_State *L, int idx, int arg, const char *fn) {
     if (lua_isnumber(L, idx)) {
         lua_Number n = lua_tonumber(L, idx);
         if (n < 0 || n > 4294967295.0)
-            luaL_argerror(L, idx, "tint must be 0xRRGGBBAA");
+            ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA");
         uint32_t rgba = (uint32_t)n;
         return ONA_RGBA(rgba >> 24, (rgba >> 16) & 255, (rgba >> 8) & 255, rgba & 255);
     }
     if (!lua_istable(L, idx))
-        luaL_argerror(L, idx, "tint must be 0xRRGGBBAA or {r, g, b, a}");
+        ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA or {r, g, b, a}");
     float c[4] = {1, 1, 1, 1};
     for (int i = 0; i < 4; i++) {
         lua_rawgeti(L, idx, i + 1);
         if (lua_isnumber(L, -1))
             c[i] = clamp01(lua_tonumber(L, -1));
         else if (!lua_isnil(L, -1) || i < 3)
-            luaL_argerror(L, idx, "tint table needs numbers {r, g, b[, a]} from 0 to 1");
+            ona__lua_argerror(L, arg, fn, "tint table needs numbers {r, g, b[, a]} from 0 to 1");
         lua_pop(L, 1);
     }
     return ONA_RGBA(lroundf(c[0] * 255), lroundf(c[1] * 255), lroundf(c[2] * 255),
                     lroundf(c[3] * 255));
 }
 
-static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number dflt) {
+static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
+                            const char *fn) {
     lua_getfield(L, t, name);
     lua_Number v = dflt;
     if (!lua_isnil(L, -1)) {
         if (!lua_isnumber(L, -1)) {
             lua_pushfstring(L, "opts.%s must be a number", name);
-            luaL_argerror(L, t, lua_tostring(L, -1));
+            ona__lua_argerror(L, t, fn, lua_tostring(L, -1));
         }
         v = lua_tonumber(L, -1);
     }
@@ -88,10 +99,10 @@ static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number df
     return v;
 }
 
-static int check_layer(lua_State *L, int t) {
-    lua_Number layer = opt_field(L, t, "layer", 0);
+static int check_layer(lua_State *L, int t, const char *fn) {
+    lua_Number layer = opt_field(L, t, "layer", 0, fn);
     if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
-        luaL_argerror(L, t, "opts.layer must be an integer");
+        ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
     return (int)layer;
 }
 
@@ -99,7 +110,7 @@ static int check_layer(lua_State *L, int t) {
  * handle and size, plus an error message as a fourth value; the path is logged). */
 static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
-    const char *name = luaL_checkstring(L, 1);
+    const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
     if (ona__runtime_find(runtime(sys), name, path, sizeof path) != 0)
         snprintf(path, sizeof path, "%s", name);
@@ -122,7 +133,8 @@ static int l_gfx_texture(lua_State *L) {
 /* ona.gfx.texture_size(handle) -> width, height | nil */
 static int l_gfx_texture_size(lua_State *L) {
     int w, h;
-    if (!ona__textures_size(&runtime(self(L))->video.textures, check_texture(L, 1), &w, &h))
+    ona_texture tex = check_texture(L, 1, "ona.gfx.texture_size");
+    if (!ona__textures_size(&runtime(self(L))->video.textures, tex, &w, &h))
         return 0;
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -131,33 +143,34 @@ static int l_gfx_texture_size(lua_State *L) {
 
 /* ona.gfx.draw(texture, x, y [, opts]) */
 static int l_gfx_draw(lua_State *L) {
+    static const char fn[] = "ona.gfx.draw";
     ona__system *sys = self(L);
-    ona_texture tex = check_texture(L, 1);
+    ona_texture tex = check_texture(L, 1, fn);
     ona_sprite s = {0};
-    s.x = (float)luaL_checknumber(L, 2);
-    s.y = (float)luaL_checknumber(L, 3);
+    s.x = (float)ona__lua_checknumber(L, 2, fn);
+    s.y = (float)ona__lua_checknumber(L, 3, fn);
     s.scale_x = s.scale_y = 1;
     s.tint = 0xFFFFFFFFu;
     int layer = 0;
     if (!lua_isnoneornil(L, 4)) {
-        luaL_checktype(L, 4, LUA_TTABLE);
-        layer = check_layer(L, 4);
-        s.rotation = (float)opt_field(L, 4, "rotation", 0);
-        float scale = (float)opt_field(L, 4, "scale", 1);
-        s.scale_x = (float)opt_field(L, 4, "sx", scale);
-        s.scale_y = (float)opt_field(L, 4, "sy", scale);
-        s.origin_x = (float)opt_field(L, 4, "ox", 0);
-        s.origin_y = (float)opt_field(L, 4, "oy", 0);
+        ona__lua_checktable(L, 4, fn);
+        layer = check_layer(L, 4, fn);
+        s.rotation = (float)opt_field(L, 4, "rotation", 0, fn);
+        float scale = (float)opt_field(L, 4, "scale", 1, fn);
+        s.scale_x = (float)opt_field(L, 4, "sx", scale, fn);
+        s.scale_y = (float)opt_field(L, 4, "sy", scale, fn);
+        s.origin_x = (float)opt_field(L, 4, "ox", 0, fn);
+        s.origin_y = (float)opt_field(L, 4, "oy", 0, fn);
         lua_getfield(L, 4, "src");
         if (!lua_isnil(L, -1)) {
             if (!lua_istable(L, -1))
-                luaL_argerror(L, 4, "opts.src must be {x, y, w, h}");
+                ona__lua_argerror(L, 4, fn, "opts.src must be {x, y, w, h}");
             int src = lua_gettop(L);
             float *dst[4] = {&s.src_x, &s.src_y, &s.src_w, &s.src_h};
             for (int i = 0; i < 4; i++) {
                 lua_rawgeti(L, src, i + 1);
                 if (!lua_isnumber(L, -1))
-                    luaL_argerror(L, 4, "opts.src must be {x, y, w, h}");
+                    ona__lua_argerror(L, 4, fn, "opts.src must be {x, y, w, h}");
                 *dst[i] = (float)lua_tonumber(L, -1);
                 lua_pop(L, 1);
             }
@@ -165,12 +178,12 @@ static int l_gfx_draw(lua_State *L) {
         lua_pop(L, 1);
         lua_getfield(L, 4, "tint");
         if (!lua_isnil(L, -1))
-            s.tint = check_tint(L, lua_gettop(L));
+            s.tint = check_tint(L, lua_gettop(L), 4, fn);
         lua_pop(L, 1);
     }
-    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.draw");
+    ona__render_queue *q = queue_for_draw(L, sys, fn);
     if (ona__render_queue_push(q, tex.id, layer, sys->spawn_order, &sys->draw_seq, &s, 1))
-        return luaL_error(L, "ona.gfx.draw: out of memory");
+        return ona__lua_raise(L, fn, "out of memory");
     return 0;
 }
 
@@ -178,50 +191,53 @@ static int l_gfx_draw(lua_State *L) {
  * all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
  * system's: its sprites are copied into the render queue. */
 static int l_gfx_draw_sprites(lua_State *L) {
+    static const char fn[] = "ona.gfx.draw_sprites";
     ona__system *sys = self(L);
-    ona_texture tex = check_texture(L, 1);
+    ona_texture tex = check_texture(L, 1, fn);
     l_buffer *b = ona__lua_to_buffer(L, 2);
     if (!b)
-        luaL_argerror(L, 2, "an ona.buffer of ona_sprite expected");
+        ona__lua_argerror(L, 2, fn, "an ona.buffer of ona_sprite expected");
     if (!b->buffer)
-        luaL_argerror(L, 2, "the buffer was moved by ona.send or freed");
+        ona__lua_argerror(L, 2, fn, "the buffer was moved by ona.send or freed");
     if (ona_buffer_elem_size(b->buffer) != sizeof(ona_sprite) ||
         strcmp(ona_buffer_type(b->buffer), "ona_sprite") != 0)
-        luaL_argerror(L, 2, "the buffer must hold ona_sprite elements (ona.gfx.sprites(n))");
+        ona__lua_argerror(L, 2, fn,
+                          "the buffer must hold ona_sprite elements (ona.gfx.sprites(n))");
     size_t available = ona_buffer_count(b->buffer);
-    lua_Number n = luaL_optnumber(L, 3, (lua_Number)available);
+    lua_Number n = ona__lua_optnumber(L, 3, fn, (lua_Number)available);
     if (n < 0 || n > (lua_Number)available || n != floor(n))
-        luaL_argerror(L, 3, "count must be an integer from 0 to the buffer's length");
-    lua_Number layer = luaL_optnumber(L, 4, 0);
+        ona__lua_argerror(L, 3, fn, "count must be an integer from 0 to the buffer's length");
+    lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
     if (layer != floor(layer) || fabs(layer) > 1000000)
-        luaL_argerror(L, 4, "layer must be an integer");
-    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.draw_sprites");
+        ona__lua_argerror(L, 4, fn, "layer must be an integer");
+    ona__render_queue *q = queue_for_draw(L, sys, fn);
     if (ona__render_queue_push(q, tex.id, (int)layer, sys->spawn_order, &sys->draw_seq,
                                ona_buffer_data(b->buffer), (uint32_t)n))
-        return luaL_error(L, "ona.gfx.draw_sprites: out of memory");
+        return ona__lua_raise(L, fn, "out of memory");
     return 0;
 }
 
 /* ona.gfx.text(x, y, text [, opts]) with opts scale (default 1: 8-pixel glyphs), tint, layer. */
 static int l_gfx_text(lua_State *L) {
+    static const char fn[] = "ona.gfx.text";
     ona__system *sys = self(L);
-    float x = (float)luaL_checknumber(L, 1);
-    float y = (float)luaL_checknumber(L, 2);
+    float x = (float)ona__lua_checknumber(L, 1, fn);
+    float y = (float)ona__lua_checknumber(L, 2, fn);
     size_t len;
-    const char *text = luaL_checklstring(L, 3, &len);
+    const char *text = ona__lua_checkstring(L, 3, fn, &len);
     float scale = 1;
     uint32_t tint = 0xFFFFFFFFu;
     int layer = 0;
     if (!lua_isnoneornil(L, 4)) {
-        luaL_checktype(L, 4, LUA_TTABLE);
-        scale = (float)opt_field(L, 4, "scale", 1);
-        layer = check_layer(L, 4);
+        ona__lua_checktable(L, 4, fn);
+        scale = (float)opt_field(L, 4, "scale", 1, fn);
+        layer = check_layer(L, 4, fn);
         lua_getfield(L, 4, "tint");
         if (!lua_isnil(L, -1))
-            tint = check_tint(L, lua_gettop(L));
+            tint = check_tint(L, lua_gettop(L), 4, fn);
         lua_pop(L, 1);
     }
-    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.text");
+    ona__render_queue *q = queue_for_draw(L, sys, fn);
     ona_sprite glyphs[256];
     uint32_t font = runtime(sys)->video.textures.font.id;
     /* In chunks, so long text needs no allocation; the submission order stays contiguous. */
@@ -240,7 +256,7 @@ static int l_gfx_text(lua_State *L) {
         }
         if (ona__render_queue_push(q, font, layer, sys->spawn_order, &sys->draw_seq,
                                    glyphs, n))
-            return luaL_error(L, "ona.gfx.text: out of memory");
+            return ona__lua_raise(L, fn, "out of memory");
         done += chunk;
     }
     return 0;
@@ -250,35 +266,38 @@ static int l_gfx_text(lua_State *L) {
  * zoom, and the part of the window drawn into, {x, y, w, h} in pixels from the top-left
  * (default: all of it). */
 static int l_gfx_camera(lua_State *L) {
+    static const char fn[] = "ona.gfx.camera";
     ona__system *sys = self(L);
-    ona__camera cam = {(float)luaL_checknumber(L, 1), (float)luaL_checknumber(L, 2),
-                       (float)luaL_optnumber(L, 3, 1), 0, 0, 0, 0};
+    float x = (float)ona__lua_checknumber(L, 1, fn), y = (float)ona__lua_checknumber(L, 2, fn);
+    ona__camera cam = {x, y, (float)ona__lua_optnumber(L, 3, fn, 1), 0, 0, 0, 0};
     if (!(cam.zoom > 0))
-        luaL_argerror(L, 3, "zoom must be > 0");
+        ona__lua_argerror(L, 3, fn, "zoom must be > 0");
     if (!lua_isnoneornil(L, 4)) {
-        luaL_checktype(L, 4, LUA_TTABLE);
+        ona__lua_checktable(L, 4, fn);
         float *dst[4] = {&cam.viewport_x, &cam.viewport_y, &cam.viewport_w, &cam.viewport_h};
         for (int i = 0; i < 4; i++) {
             lua_rawgeti(L, 4, i + 1);
             if (!lua_isnumber(L, -1))
-                luaL_argerror(L, 4, "viewport must be {x, y, w, h}");
+                ona__lua_argerror(L, 4, fn, "viewport must be {x, y, w, h}");
             *dst[i] = (float)lua_tonumber(L, -1);
             lua_pop(L, 1);
         }
         if (cam.viewport_w <= 0 || cam.viewport_h <= 0)
-            luaL_argerror(L, 4, "viewport width and height must be > 0");
+            ona__lua_argerror(L, 4, fn, "viewport width and height must be > 0");
     }
-    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.camera");
+    ona__render_queue *q = queue_for_draw(L, sys, fn);
     ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, &cam, NULL);
     return 0;
 }
 
 /* ona.gfx.clear(r, g, b [, a]) with 0..1 components. */
 static int l_gfx_clear(lua_State *L) {
+    static const char fn[] = "ona.gfx.clear";
     ona__system *sys = self(L);
-    float c[4] = {clamp01(luaL_checknumber(L, 1)), clamp01(luaL_checknumber(L, 2)),
-                  clamp01(luaL_checknumber(L, 3)), clamp01(luaL_optnumber(L, 4, 1))};
-    ona__render_queue *q = queue_for_draw(L, sys, "ona.gfx.clear");
+    float c[4] = {clamp01(ona__lua_checknumber(L, 1, fn)), clamp01(ona__lua_checknumber(L, 2, fn)),
+                  clamp01(ona__lua_checknumber(L, 3, fn)),
+                  clamp01(ona__lua_optnumber(L, 4, fn, 1))};
+    ona__render_queue *q = queue_for_draw(L, sys, fn);
     ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, NULL, c);
     return 0;
 }
@@ -286,9 +305,11 @@ static int l_gfx_clear(lua_State *L) {
 /* ona.gfx.screenshot(path) -> true | nil, reason: written after this frame is drawn. */
 static int l_gfx_screenshot(lua_State *L) {
     ona__system *sys = self(L);
-    int rc = ona__video_request_screenshot(&runtime(sys)->video, luaL_checkstring(L, 1));
+    static const char fn[] = "ona.gfx.screenshot";
+    const char *path = ona__lua_checkstring(L, 1, fn, NULL);
+    int rc = ona__video_request_screenshot(&runtime(sys)->video, path);
     if (rc == ONA_EINVAL)
-        luaL_argerror(L, 1, "a path of at most 1023 bytes");
+        ona__lua_argerror(L, 1, fn, "a path of at most 1023 bytes");
     if (rc) {
         lua_pushnil(L);
         lua_pushliteral(L, "no video: the runtime renders nothing (headless without GL)");
@@ -301,23 +322,24 @@ static int l_gfx_screenshot(lua_State *L) {
 /* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=}: configures the
  * window from the next frame on (a game's main.lua calls it before the first frame). */
 static int l_gfx_window(lua_State *L) {
+    static const char fn[] = "ona.gfx.window";
     ona__system *sys = self(L);
-    luaL_checktype(L, 1, LUA_TTABLE);
+    ona__lua_checktable(L, 1, fn);
     ona_window_desc d = {0};
     lua_getfield(L, 1, "title");
     if (!lua_isnil(L, -1) && !lua_isstring(L, -1))
-        luaL_argerror(L, 1, "title must be a string");
+        ona__lua_argerror(L, 1, fn, "title must be a string");
     char title[128] = {0};
     if (lua_isstring(L, -1)) {
         snprintf(title, sizeof title, "%s", lua_tostring(L, -1));
         d.title = title;
     }
     lua_pop(L, 1);
-    d.width = (int)opt_field(L, 1, "width", 0);
-    d.height = (int)opt_field(L, 1, "height", 0);
+    d.width = (int)opt_field(L, 1, "width", 0, fn);
+    d.height = (int)opt_field(L, 1, "height", 0, fn);
     if ((d.width || d.height) && (d.width < 16 || d.height < 16 || d.width > 16384 ||
                                   d.height > 16384))
-        luaL_argerror(L, 1, "width and height must both be from 16 to 16384");
+        ona__lua_argerror(L, 1, fn, "width and height must both be from 16 to 16384");
     lua_getfield(L, 1, "fullscreen");
     d.fullscreen = lua_toboolean(L, -1);
     lua_getfield(L, 1, "resizable");
@@ -344,10 +366,12 @@ static int l_gfx_size(lua_State *L) {
 static int l_input_key_down(lua_State *L) {
     ona__system *sys = self(L);
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
-    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", luaL_checkstring(L, 1));
+    static const char fn[] = "ona.input.key_down";
+    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", ona__lua_checkstring(L, 1, fn, NULL));
     ona__window_normalise_key(&e);
     if (e.as.key.scancode <= 0)
-        return luaL_argerror(L, 1, "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
+        return ona__lua_argerror(L, 1, fn,
+                                 "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
     lua_pushboolean(L, e.as.key.scancode < ONA__MAX_SCANCODES &&
                            runtime(sys)->video.keys[e.as.key.scancode]);
     return 1;

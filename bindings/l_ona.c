@@ -1,6 +1,6 @@
 /*
  * l_ona.c: the `ona` Lua module: spawning and addressing systems, sending and receiving
- * messages, quitting, logging.
+ * messages, quitting, logging; and how every binding reports a misuse.
  *
  * Design note. Every function finds its system through the lua_State's allocator user pointer
  * (system.c). ona.receive() and ona.send() wait by yielding the system's turn coroutine with a
@@ -9,20 +9,140 @@
  * the system's own turn coroutine: in the script's main chunk, or inside a coroutine the script
  * made itself, they do not wait (receive returns nil when empty; send raises when full).
  *
- * Errors: misuse (a wrong argument type, an unencodable value) raises with luaL_argerror or
- * luaL_error; expected failures return nil (or false), reason. Nothing that can raise runs while
- * a lock is held or a C resource is unowned: messages live in the system struct, not on the C
- * stack, when Lua calls that may raise follow.
+ * Errors: misuse (a wrong argument type, an unencodable value) raises; expected failures return
+ * nil (or false), reason. A raised error reads "<file>:<line>: <public name>: <message>" at the
+ * author's line (ona__lua_raise, below), never at the prelude's wrapper and never under the
+ * name of a raw function or of the caller's variable, which is what luaL_argerror would say.
+ * Nothing that can raise runs while a lock is held or a C resource is unowned: messages live in
+ * the system struct, not on the C stack, when Lua calls that may raise follow.
  */
 #include "l_ona.h"
 
 #include "l_gfx.h"
 #include "l_message.h"
 #include "lua_host.h"
+#include "lua_watchdog.h"
 
 #include <lauxlib.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* --- Errors at the author's line ------------------------------------------------------------- */
+
+void ona__lua_author_line(lua_State *L, int level, char *buf, size_t size) {
+    lua_Debug ar;
+    for (; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+            strcmp(ar.source, ONA__PRELUDE_CHUNK) != 0) {
+            snprintf(buf, size, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+    buf[0] = '\0';
+}
+
+int ona__lua_raise(lua_State *L, const char *fn, const char *fmt, ...) {
+    char at[LUA_IDSIZE + 24];
+    ona__lua_author_line(L, 1, at, sizeof at);
+    lua_pushstring(L, at);
+    if (fn)
+        lua_pushfstring(L, "%s: ", fn);
+    else
+        lua_pushliteral(L, "");
+    va_list ap;
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 3);
+    return lua_error(L);
+}
+
+int ona__lua_argerror(lua_State *L, int arg, const char *fn, const char *msg) {
+    return ona__lua_raise(L, fn, "bad argument #%d (%s)", arg, msg);
+}
+
+static int type_error(lua_State *L, int arg, const char *fn, const char *expected) {
+    return ona__lua_raise(L, fn, "bad argument #%d (%s expected, got %s)", arg, expected,
+                          luaL_typename(L, arg));
+}
+
+lua_Number ona__lua_checknumber(lua_State *L, int arg, const char *fn) {
+    lua_Number n = lua_tonumber(L, arg);
+    if (n == 0 && !lua_isnumber(L, arg))
+        type_error(L, arg, fn, "number");
+    return n;
+}
+
+lua_Number ona__lua_optnumber(lua_State *L, int arg, const char *fn, lua_Number dflt) {
+    return lua_isnoneornil(L, arg) ? dflt : ona__lua_checknumber(L, arg, fn);
+}
+
+const char *ona__lua_checkstring(lua_State *L, int arg, const char *fn, size_t *len) {
+    const char *s = lua_tolstring(L, arg, len);
+    if (!s)
+        type_error(L, arg, fn, "string");
+    return s;
+}
+
+void ona__lua_checktable(lua_State *L, int arg, const char *fn) {
+    if (!lua_istable(L, arg))
+        type_error(L, arg, fn, "table");
+}
+
+/* True when text starts with "<something>:<digits>:", the position Lua puts on an error. */
+static bool has_position(const char *text) {
+    const char *colon = strchr(text, ':');
+    if (!colon || memchr(text, '\n', (size_t)(colon - text)))
+        return false;
+    const char *p = colon + 1;
+    if (*p < '0' || *p > '9')
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == ':';
+}
+
+void ona__lua_error_text(ona__lua *lua, lua_State *co, char *buf, size_t size) {
+    lua_State *L = lua->L;
+    int t = lua_type(L, -1);
+    if (t == LUA_TSTRING || t == LUA_TNUMBER) {
+        snprintf(buf, size, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return;
+    }
+    char at[LUA_IDSIZE + 24];
+    ona__lua_author_line(co, 0, at, sizeof at);
+    const char *type = lua_typename(L, t);
+    if (t == LUA_TNIL) {
+        snprintf(buf, size, "%sa nil error value", at);
+    } else if (t == LUA_TBOOLEAN) {
+        snprintf(buf, size, "%sa boolean error value (%s)", at,
+                 lua_toboolean(L, -1) ? "true" : "false");
+    } else if (!luaL_getmetafield(L, -1, "__tostring")) {
+        snprintf(buf, size, "%sa %s error value (no __tostring)", at, type);
+    } else {
+        /* Everything that may raise is pushed before the run is published: the watchdog's
+         * scope must end on this thread whatever happens. */
+        lua_insert(L, -2);
+        ona__watch_scope watch;
+        ona__lua_watch_begin(lua, "__tostring of an error", &watch);
+        int rc = lua_pcall(L, 1, 1, 0);
+        ona__watchdog_end(&watch);
+        const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (rc != 0)
+            snprintf(buf, size, "%sa %s error value (its __tostring raised: %s)", at, type,
+                     text ? text : "a non-string error");
+        else if (!text)
+            snprintf(buf, size, "%sa %s error value (its __tostring returned a %s)", at, type,
+                     luaL_typename(L, -1));
+        else
+            snprintf(buf, size, "%s%s", has_position(text) ? "" : at, text);
+    }
+    lua_pop(L, 1);
+}
+
+/* --- The module ------------------------------------------------------------------------------ */
 
 static ona__lua *self(lua_State *L) {
     return ona__lua_of(L);
@@ -34,10 +154,16 @@ static bool can_wait(ona__lua *lua, lua_State *L) {
 }
 
 /* Handles are integers below 2^53, so a Lua number holds them exactly. */
-static uint64_t check_handle(lua_State *L, int idx) {
-    lua_Number n = luaL_checknumber(L, idx);
-    if (!(n >= 1 && n < 9007199254740992.0) || n != (lua_Number)(uint64_t)n)
-        luaL_argerror(L, idx, "not a system handle");
+static uint64_t check_handle(lua_State *L, int idx, const char *fn) {
+    if (!lua_isnumber(L, idx)) {
+        lua_pushfstring(L, "not a system handle: got %s", luaL_typename(L, idx));
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    lua_Number n = lua_tonumber(L, idx);
+    if (!(n >= 1 && n < 9007199254740992.0) || n != (lua_Number)(uint64_t)n) {
+        lua_pushfstring(L, "not a system handle: %f", n);
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
     return (uint64_t)n;
 }
 
@@ -50,14 +176,14 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
                                      sizeof err);
     if (rc) {
         ona_message_release(&sys->outgoing);
-        luaL_error(L, "%s: %s", fn, err);
+        ona__lua_raise(L, fn, "%s", err);
     }
 }
 
 /* Encodes the arguments after the handle and sends them without waiting: the actor's result. */
 static int send_args(lua_State *L, ona__system *sys, const char *fn, uint64_t *to, char *why,
                      size_t whysize) {
-    *to = check_handle(L, 1);
+    *to = check_handle(L, 1, fn);
     why[0] = '\0';
     encode_outgoing(L, sys, 2, fn);
     return ona__actor_send(sys->core, sys, *to, &sys->outgoing, &sys->moves, why, whysize);
@@ -114,13 +240,17 @@ static int l_ona_try_send(lua_State *L) {
 
 /* Takes one message and pushes `from, values...` onto L. Returns the number of values pushed, or
  * -1 when the mailbox is empty. */
-static int receive_into(ona__system *sys, lua_State *L) {
+static int receive_into(ona__system *sys, lua_State *L, const char *fn) {
     if (ona__actor_receive(sys) != 0)
         return -1;
     char err[256];
     int n = ona__lua_push_inbox(sys, L, err, sizeof err);
-    if (n < 0)
-        luaL_error(L, "%s", err);
+    if (n < 0) {
+        /* The text names ona.receive; ona.try_receive says so itself. */
+        const char *prefix = "ona.receive: ";
+        const char *text = strncmp(err, prefix, strlen(prefix)) == 0 ? err + strlen(prefix) : err;
+        ona__lua_raise(L, fn, "%s", text);
+    }
     return n;
 }
 
@@ -131,7 +261,7 @@ static int l_ona_receive_raw(lua_State *L) {
     ona__lua *lua = self(L);
     ona__system *sys = lua->sys;
     lua_pushboolean(L, 1);
-    int n = receive_into(sys, L);
+    int n = receive_into(sys, L, "ona.receive");
     if (n >= 0)
         return n + 1;
     if (sys->nil_this_frame || !can_wait(lua, L))
@@ -139,6 +269,13 @@ static int l_ona_receive_raw(lua_State *L) {
     lua_pop(L, 1);
     lua->park = ONA__PARK_RECV;
     return lua_yield(L, 0);
+}
+
+/* raw.raise(message): raises the prelude's error text at the author's line (a wrapper's frame
+ * is passed over: see ona__lua_raise). */
+static int l_ona_raise_raw(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    return ona__lua_raise(L, NULL, "%s", msg ? msg : "(no message)");
 }
 
 /* raw.watch(path): the runtime watches this file for hot reload (a required module). */
@@ -152,7 +289,7 @@ static int l_ona_watch_raw(lua_State *L) {
 
 /* ona.try_receive() -> from, ... | nil, "empty" */
 static int l_ona_try_receive(lua_State *L) {
-    int n = receive_into(self(L)->sys, L);
+    int n = receive_into(self(L)->sys, L, "ona.try_receive");
     if (n >= 0)
         return n;
     lua_pushnil(L);
@@ -170,7 +307,7 @@ static ona_failure_policy check_policy(lua_State *L, int opts) {
         else if (p && strcmp(p, "stop") == 0)
             policy = ONA_POLICY_STOP;
         else
-            luaL_argerror(L, opts, "opts.policy must be \"restart\" or \"stop\"");
+            ona__lua_argerror(L, opts, "ona.spawn", "opts.policy must be \"restart\" or \"stop\"");
     }
     lua_pop(L, 1);
     return policy;
@@ -183,7 +320,7 @@ static lua_Number opt_number_field(lua_State *L, int idx, const char *field, lua
     if (!lua_isnil(L, -1)) {
         if (!lua_isnumber(L, -1) || lua_tonumber(L, -1) < lo || lua_tonumber(L, -1) > hi) {
             lua_pushfstring(L, "opts.%s must be a number from %f to %f", field, lo, hi);
-            luaL_argerror(L, idx, lua_tostring(L, -1));
+            ona__lua_argerror(L, idx, "ona.spawn", lua_tostring(L, -1));
         }
         v = lua_tonumber(L, -1);
     }
@@ -197,17 +334,17 @@ static lua_Number opt_number_field(lua_State *L, int idx, const char *field, lua
 static int l_ona_spawn(lua_State *L) {
     ona__lua *lua = self(L);
     ona__system *sys = lua->sys;
-    const char *script = luaL_checkstring(L, 1);
+    const char *script = ona__lua_checkstring(L, 1, "ona.spawn", NULL);
     int nargs = lua_gettop(L);
     if (nargs >= 3 && !lua_isnil(L, 3))
-        luaL_checktype(L, 3, LUA_TTABLE);
+        ona__lua_checktable(L, 3, "ona.spawn");
     ona_spawn_desc desc = {.script = script};
     char name[64] = {0};
     if (nargs >= 3 && lua_istable(L, 3)) {
         lua_getfield(L, 3, "name");
         if (!lua_isnil(L, -1)) {
             if (!lua_isstring(L, -1))
-                luaL_argerror(L, 3, "opts.name must be a string");
+                ona__lua_argerror(L, 3, "ona.spawn", "opts.name must be a string");
             snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
             desc.name = name;
         }
@@ -232,7 +369,7 @@ static int l_ona_spawn(lua_State *L) {
         int rc = ona__message_encode_lua(args, L, 2, 2, &sys->moves, err, sizeof err);
         if (rc) {
             ona_message_release(args);
-            return luaL_error(L, "ona.spawn: args: %s", err);
+            return ona__lua_raise(L, "ona.spawn", "bad argument #2 (%s)", err);
         }
         desc.args = args;
     }
@@ -260,7 +397,7 @@ static int l_ona_name(lua_State *L) {
         lua_pushstring(L, sys->name);
         return 1;
     }
-    ona__system *other = ona__actor_resolve(sys->core, check_handle(L, 1));
+    ona__system *other = ona__actor_resolve(sys->core, check_handle(L, 1, "ona.name"));
     if (!other)
         return 0;
     lua_pushstring(L, other->name);
@@ -270,7 +407,7 @@ static int l_ona_name(lua_State *L) {
 /* ona.lookup(name) -> handle | nil */
 static int l_ona_lookup(lua_State *L) {
     ona_system h;
-    if (ona_runtime_lookup(self(L)->rt, luaL_checkstring(L, 1), &h) != 0) {
+    if (ona_runtime_lookup(self(L)->rt, ona__lua_checkstring(L, 1, "ona.lookup", NULL), &h) != 0) {
         lua_pushnil(L);
         return 1;
     }
@@ -278,11 +415,18 @@ static int l_ona_lookup(lua_State *L) {
     return 1;
 }
 
-/* ona.kill(handle) -> true | nil, reason. Takes effect at the end of the frame. */
+/* ona.kill(handle) -> true | nil, reason. Takes effect at the end of the frame. A system that
+ * has ended is named while the registry remembers it. */
 static int l_ona_kill(lua_State *L) {
-    if (ona__actor_kill(self(L)->sys->core, check_handle(L, 1)) != 0) {
+    ona__core *core = self(L)->sys->core;
+    uint64_t h = check_handle(L, 1, "ona.kill");
+    if (ona__actor_kill(core, h) != 0) {
+        char name[64];
         lua_pushnil(L);
-        lua_pushstring(L, "no such system (the handle is stale or was never valid)");
+        if (ona__registry_dead_name(&core->registry, h, name, sizeof name))
+            lua_pushfstring(L, "no such system: '%s' has ended (its handle is stale)", name);
+        else
+            lua_pushliteral(L, "no such system (the handle is stale or was never valid)");
         return 2;
     }
     lua_pushboolean(L, 1);
@@ -311,7 +455,7 @@ static int l_ona_memory(lua_State *L) {
 }
 
 /* Joins the arguments like print() does, with tostring. */
-static const char *join_args(lua_State *L, int first) {
+static const char *join_args(lua_State *L, int first, const char *fn) {
     int n = lua_gettop(L);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
@@ -322,7 +466,7 @@ static const char *join_args(lua_State *L, int first) {
         lua_pushvalue(L, i);
         lua_call(L, 1, 1);
         if (!lua_isstring(L, -1))
-            luaL_error(L, "tostring must return a string to be logged");
+            ona__lua_raise(L, fn, "tostring must return a string to be logged");
         if (i > first)
             luaL_addchar(&b, '\t');
         luaL_addvalue(&b);
@@ -333,15 +477,21 @@ static const char *join_args(lua_State *L, int first) {
 
 /* print(...) logs at info level, naming the system. */
 static int l_ona_print(lua_State *L) {
-    ona_log(ONA_LOG_INFO, self(L)->sys->name, "%s", join_args(L, 1));
+    ona_log(ONA_LOG_INFO, self(L)->sys->name, "%s", join_args(L, 1, "print"));
     return 0;
 }
 
 /* ona.log(level, ...) with level "debug" | "info" | "warn" | "error". */
 static int l_ona_log(lua_State *L) {
-    static const char *const levels[] = {"debug", "info", "warn", "error", NULL};
-    int level = luaL_checkoption(L, 1, NULL, levels);
-    ona_log((ona_log_level)level, self(L)->sys->name, "%s", join_args(L, 2));
+    static const char *const levels[] = {"debug", "info", "warn", "error"};
+    const char *name = ona__lua_checkstring(L, 1, "ona.log", NULL);
+    size_t level = 0;
+    while (level < ONA_ARRAY_COUNT(levels) && strcmp(levels[level], name) != 0)
+        level++;
+    if (level == ONA_ARRAY_COUNT(levels))
+        ona__lua_argerror(L, 1, "ona.log",
+                          "level must be \"debug\", \"info\", \"warn\" or \"error\"");
+    ona_log((ona_log_level)level, self(L)->sys->name, "%s", join_args(L, 2, "ona.log"));
     return 0;
 }
 
@@ -374,4 +524,6 @@ void ona__lua_open_ona(lua_State *L) {
     lua_setfield(L, -2, "receive");
     lua_pushcfunction(L, l_ona_watch_raw);
     lua_setfield(L, -2, "watch");
+    lua_pushcfunction(L, l_ona_raise_raw);
+    lua_setfield(L, -2, "raise");
 }

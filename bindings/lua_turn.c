@@ -15,6 +15,9 @@
  *    applies the restart/stop policy at the frame boundary, or, while files are watched, pauses
  *    the system (ona__core_pauses): then one more line says so with the error's first line
  *    (the author's file:line), "ball paused: ball.lua:42: ...; save a fix to resume".
+ *    The traceback leaves out the prelude's frames (the trampoline, the wrappers, and the C
+ *    functions they call): what is left is the author's code. An error value that is not a
+ *    string is described (ona__lua_error_text: its __tostring, or its type).
  *  - Each resume runs under the system's turn budget (lua_watchdog.h): a runaway one fails with
  *    the watchdog's `runaway turn` error like any other error.
  */
@@ -39,13 +42,116 @@ static void fail_turn(ona__system *sys, const char *what) {
 typedef struct fail_report {
     ona__lua *lua;
     lua_State *co;
-    const char *text;
+    char *text; /* the error's first line; described in place when `describe` */
+    size_t size;
+    bool describe;
 } fail_report;
 
-/* Under lua_cpcall: a traceback needs memory, which may be what ran out. */
+/* Whether frame `level` of co is left out of tracebacks: a frame of the prelude, or a C
+ * function the prelude called (error, a raw function). */
+static bool prelude_frame(lua_State *co, int level) {
+    lua_Debug ar;
+    for (; lua_getstack(co, level, &ar); level++) {
+        lua_getinfo(co, "S", &ar);
+        if (strcmp(ar.what, "C") != 0)
+            return strcmp(ar.source, ONA__PRELUDE_CHUNK) == 0;
+    }
+    return false;
+}
+
+/* The number of frames on co's stack (exponential probe, then bisection: lua_getstack walks the
+ * stack from the top, and a stack overflow leaves thousands). */
+static int stack_depth(lua_State *co) {
+    lua_Debug ar;
+    int lo = 0, hi = 1; /* frame lo - 1 exists (or lo is 0), frame hi may not */
+    while (lua_getstack(co, hi - 1, &ar)) {
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (lua_getstack(co, mid - 1, &ar))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The line in "<short_src>:<line>:" at the start of msg, or 0. A dead coroutine's innermost Lua
+ * frame has no current line in LuaJIT, but the VM's error message starts with it. */
+static int line_in(const char *msg, const char *short_src) {
+    size_t n = strlen(short_src);
+    if (strncmp(msg, short_src, n) != 0 || msg[n] != ':')
+        return 0;
+    int line = 0;
+    const char *p = msg + n + 1;
+    while (*p >= '0' && *p <= '9' && line < 100000000)
+        line = line * 10 + (*p++ - '0');
+    return *p == ':' ? line : 0;
+}
+
+/* Pushes msg and co's traceback, as luaL_traceback writes it, without the prelude's frames:
+ * the first 12 and the last 10 frames of a deep stack. */
+static void push_traceback(lua_State *L, lua_State *co, const char *msg) {
+    enum { HEAD = 12, TAIL = 10 };
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, msg);
+    luaL_addstring(&b, "\nstack traceback:");
+    int depth = stack_depth(co);
+    bool innermost_lua = true;
+    lua_Debug ar;
+    for (int level = 0; level < depth; level++) {
+        if (depth > HEAD + TAIL + 1 && level == HEAD) {
+            luaL_addstring(&b, "\n\t...");
+            level = depth - TAIL;
+        }
+        if (!lua_getstack(co, level, &ar) || !lua_getinfo(co, "Snl", &ar))
+            break;
+        bool lua_fn = strcmp(ar.what, "C") != 0;
+        int line = ar.currentline;
+        if (lua_fn && innermost_lua && line <= 0)
+            line = line_in(msg, ar.short_src);
+        innermost_lua = innermost_lua && !lua_fn;
+        if (prelude_frame(co, level)) {
+            /* A wrapper the author called reads as the C function it stands for. */
+            if (!lua_fn || !ar.namewhat || !*ar.namewhat || level + 1 >= depth ||
+                prelude_frame(co, level + 1))
+                continue;
+            lua_fn = false;
+            line = 0;
+        }
+        char frame[LUA_IDSIZE * 2 + 96];
+        int n = snprintf(frame, sizeof frame, "\n\t%s:", lua_fn ? ar.short_src : "[C]");
+        if (line > 0)
+            n += snprintf(frame + n, sizeof frame - (size_t)n, "%d:", line);
+        if (ar.namewhat && *ar.namewhat)
+            snprintf(frame + n, sizeof frame - (size_t)n, " in function '%s'", ar.name);
+        else if (strcmp(ar.what, "main") == 0)
+            snprintf(frame + n, sizeof frame - (size_t)n, " in main chunk");
+        else if (lua_fn)
+            snprintf(frame + n, sizeof frame - (size_t)n, " in function <%s:%d>", ar.short_src,
+                     ar.linedefined);
+        else
+            snprintf(frame + n, sizeof frame - (size_t)n, " ?");
+        luaL_addstring(&b, frame);
+    }
+    luaL_pushresult(&b);
+}
+
+/* Under lua_cpcall: describing the error and the traceback need memory, which may be what ran
+ * out. */
 static int report_failure(lua_State *L) {
     fail_report *r = lua_touserdata(L, 1);
-    luaL_traceback(L, r->co, r->text, 0);
+    if (r->describe) {
+        /* The script's __tostring runs under its cap, like any of its code. */
+        lua_xmove(r->co, L, 1);
+        r->lua->cap_lifted = false;
+        ona__lua_error_text(r->lua, r->co, r->text, r->size);
+        r->lua->cap_lifted = true;
+    }
+    push_traceback(L, r->co, r->text);
     fail_turn(r->lua->sys, lua_tostring(L, -1));
     return 0;
 }
@@ -53,15 +159,21 @@ static int report_failure(lua_State *L) {
 /* Logs a Lua error of the turn coroutine with a traceback and drops the coroutine. */
 static void fail(ona__lua *lua, lua_State *co, int status) {
     lua_State *L = lua->L;
-    const char *msg = lua_tostring(co, -1);
-    char text[512];
-    if (status == LUA_ERRMEM && lua->mem_exceeded)
+    int type = lua_type(co, -1);
+    char text[1024];
+    bool describe = false;
+    if (status == LUA_ERRMEM && lua->mem_exceeded) {
         snprintf(text, sizeof text, "exceeded its memory cap of %zu bytes (%s)", lua->mem_cap,
                  lua->script_path);
-    else
-        snprintf(text, sizeof text, "%s", msg ? msg : "(error object is not a string)");
+    } else if (type == LUA_TSTRING || type == LUA_TNUMBER) {
+        snprintf(text, sizeof text, "%s", lua_tostring(co, -1));
+    } else {
+        /* What is logged if there is no memory left to describe it. */
+        snprintf(text, sizeof text, "a %s error value", lua_typename(co, type));
+        describe = true;
+    }
     lua->cap_lifted = true;
-    fail_report report = {lua, co, text};
+    fail_report report = {lua, co, text, sizeof text, describe};
     if (lua_cpcall(L, report_failure, &report) != 0) {
         lua_pop(L, 1);
         fail_turn(lua->sys, text); /* no memory left for a traceback */

@@ -61,6 +61,11 @@ loaders[2] = function(name)
   return chunk
 end
 
+-- Errors at the author's line: `raise(text)` raises text prefixed with the position of the
+-- innermost caller outside this file (a pcall in between is passed over), as the C functions
+-- do for their own misuse: "ball.lua:12: ona.send: system 'paddle' is stopped".
+local raise = raw.raise
+
 -- ona.send(to, ...) waits while the target's mailbox is full. The C side yields the turn and is
 -- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
 -- or the wait is part of a deadlock); the error is raised here, at the caller's line.
@@ -68,7 +73,7 @@ local send_raw = raw.send
 function ona.send(to, ...)
   local ok, err = send_raw(to, ...)
   if not ok then
-    error(err, 2)
+    raise(err)
   end
   return true
 end
@@ -82,7 +87,7 @@ local function received(ok, ...)
   if ok then
     return ...
   end
-  error((...), 3)
+  raise((...))
 end
 function ona.receive()
   return received(receive_raw())
@@ -188,7 +193,12 @@ end
 -- ona.gfx.draw_sprites (the fast path for thousands of sprites). A zeroed sprite is invisible:
 -- set scale_x, scale_y and tint (0xAABBGGRR, 0xFFFFFFFF for as-is).
 local sprite_cdef = false
+local buffer, floor, pcall, tostring = ona.buffer, math.floor, pcall, tostring
 function ona.gfx.sprites(n)
+  if type(n) ~= "number" or n < 0 or n ~= floor(n) then
+    raise("ona.gfx.sprites: bad argument #1 (a count of sprites expected, got "
+      .. (type(n) == "number" and tostring(n) or type(n)) .. ")")
+  end
   if not sprite_cdef then
     require("ffi").cdef([[
       typedef struct ona_sprite {
@@ -199,7 +209,16 @@ function ona.gfx.sprites(n)
     ]])
     sprite_cdef = true
   end
-  return ona.buffer("ona_sprite", n)
+  local ok, sprites = pcall(buffer, "ona_sprite", n)
+  if not ok then
+    -- "bad argument #2 to 'buffer' (count is too large (...))" from ona.buffer, said as ours
+    local why = type(sprites) == "string" and sprites:match("^[^(]*%((.*)%)$")
+    if not why then
+      error(sprites, 0)
+    end
+    raise("ona.gfx.sprites: bad argument #1 (" .. why .. ")")
+  end
+  return sprites
 end
 
 -- The hot reload, called by the runtime at a frame boundary when `changed` (a file) changed:
@@ -327,14 +346,14 @@ end
 -- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
 -- new state, and a new prelude).
 local init_args, init_pending = nil, false
-local function turn(module, state, events, dt, init, args)
-  if init then
+local function turn(module, state, events, dt, first, args)
+  if first then
     init_args, init_pending = args, true
   end
   if init_pending then
-    local f = module.init
-    if f then
-      f(state, init_args)
+    local init = module.init -- named so that a traceback says "in function 'init'"
+    if init then
+      init(state, init_args)
     end
     init_args, init_pending = nil, false
   end
