@@ -131,6 +131,38 @@ static int on_panic(lua_State *L) {
     return 0;
 }
 
+typedef struct error_text {
+    ona__lua *lua;
+    char *buf;
+    size_t size;
+} error_text;
+
+static int describe_error(lua_State *L) {
+    error_text *e = lua_touserdata(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "ona.error_value");
+    ona__lua_error_text(e->lua, L, e->buf, e->size);
+    return 0;
+}
+
+/* Pops the error value at the top of the state and writes it as text: strings as they are,
+ * anything else described (its __tostring, or its type), protected since that may allocate. */
+static void error_value_text(ona__lua *lua, char *buf, size_t size) {
+    lua_State *L = lua->L;
+    if (lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER) {
+        snprintf(buf, size, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return;
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, "ona.error_value");
+    error_text e = {lua, buf, size};
+    if (lua_cpcall(L, describe_error, &e) != 0) {
+        lua_pop(L, 1);
+        snprintf(buf, size, "an error value that could not be described (out of memory)");
+    }
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "ona.error_value");
+}
+
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua->mem_used = lua->mem_peak = 0;
     lua->mem_exceeded = false;
@@ -152,8 +184,7 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     int rc = lua_cpcall(L, open_state, lua);
     ona__watchdog_end(&watch);
     if (rc) {
-        const char *msg = lua_tostring(L, -1);
-        snprintf(err, errsize, "%s", msg ? msg : "(error object is not a string)");
+        error_value_text(lua, err, errsize);
         int code = rc == LUA_ERRMEM ? ONA_ENOMEM : ONA_ESCRIPT;
         if (rc == LUA_ERRMEM && lua->mem_exceeded)
             snprintf(err, errsize, "%s: exceeded its memory cap of %zu bytes while loading",
@@ -185,8 +216,11 @@ void ona__lua_close(ona__lua *lua, bool run_exit) {
         ona__lua_watch_begin(lua, "exit", &watch);
         int rc = lua_cpcall(lua->L, call_exit, lua);
         ona__watchdog_end(&watch);
-        if (rc)
-            ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", lua_tostring(lua->L, -1));
+        if (rc) {
+            char text[512];
+            error_value_text(lua, text, sizeof text);
+            ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", text);
+        }
     }
     lua_close(lua->L);
     lua->L = NULL;

@@ -310,6 +310,27 @@ START_TEST(test_errors_non_string_values_are_described) {
 }
 END_TEST
 
+/* Non-string values raised outside a turn: by a script's chunk (the spawn's reason) and by exit
+ * (the log line). */
+START_TEST(test_errors_non_string_values_in_chunk_and_exit) {
+    ona_runtime *rt = make_runtime(0);
+    ona_spawn_desc d = {.script = "errors/chunk_value.lua"};
+    ona_system h;
+    ck_assert_int_eq(ona_runtime_spawn(rt, &d, &h), ONA_ESCRIPT);
+    ck_assert_msg(captured_logs_contain("spawn: custom chunk error"), "%s", captured_logs_text());
+    d.script = "errors/exit_value.lua";
+    ck_assert_int_eq(ona_runtime_spawn(rt, &d, &h), 0);
+    step(rt, 1);
+    ck_assert_int_eq(ona_runtime_kill(rt, h), 0);
+    step(rt, 1);
+    ck_assert_msg(captured_logs_contain("exit_value: exit: custom exit error"), "%s",
+                  captured_logs_text());
+    ck_assert(!captured_logs_contain("error object is not a string"));
+    ck_assert(!captured_logs_contain("(null)"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* A __tostring that reports its own position is not given a second one. */
 START_TEST(test_errors_tostring_with_position_is_kept) {
     ona_runtime *rt = make_runtime(0);
@@ -362,6 +383,7 @@ int main(void) {
     tcase_add_loop_test(values_tc, test_errors_non_string_values_are_described, 0,
                         (int)(sizeof values / sizeof values[0]));
     tcase_add_test(values_tc, test_errors_tostring_with_position_is_kept);
+    tcase_add_test(values_tc, test_errors_non_string_values_in_chunk_and_exit);
     tcase_add_test(values_tc, test_errors_runaway_tostring_is_interrupted);
     suite_add_tcase(s, values_tc);
     return run_suite(s);
