@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #ifdef ONA_SANITIZER_BUILD
-enum { FRAMES = 1200 };
+enum { FRAMES = 3000 };
 #else
 enum { FRAMES = 5000 };
 #endif
