@@ -334,9 +334,12 @@ static ona_runtime *start_users(void) {
     return rt;
 }
 
-/* Every user ran this frame with the module's value `v`, and none ever failed. */
+/* Every user ran with the module's value `v`, and none ever failed. The collector takes what is
+ * in its mailbox when its turn runs, which on 2 threads may be before or after the users' turns
+ * of the same frame; over two frames it has read at least one whole frame of theirs. */
 static void assert_users_see(ona_runtime *rt, double v) {
     int seen = coll->count;
+    ona_runtime_step(rt, 1.0 / 60);
     ona_runtime_step(rt, 1.0 / 60);
     int n = 0;
     for (int i = seen; i + 1 < coll->count; i++)
@@ -345,7 +348,7 @@ static void assert_users_see(ona_runtime *rt, double v) {
                           coll->items[i + 1].number, v, captured_logs_text());
             n++;
         }
-    ck_assert_int_eq(n, USERS);
+    ck_assert_int_ge(n, USERS);
     for (int i = 0; i < USERS; i++) {
         char name[16];
         snprintf(name, sizeof name, "user%d", i);
