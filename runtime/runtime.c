@@ -144,8 +144,20 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
     }
-    if (rc == 0)
+    if (rc == 0) {
         rc = ona__watchdog_start(&rt->core, &rt->watchdog);
+        /* Which LuaJIT, and whether the turn budget can stop a JIT-compiled loop (info where it
+         * cannot: a build with -DONA_LUAJIT=system). */
+#if ONA_LUAJIT_CHECKHOOK
+        ona_log(ONA_LOG_DEBUG, "runtime",
+                "LuaJIT: %s (the turn budget interrupts JIT-compiled loops too)", ONA_LUAJIT_DESC);
+#else
+        ona_log(ONA_LOG_INFO, "runtime",
+                "LuaJIT: %s, without CHECKHOOK (the turn budget cannot stop a JIT-compiled loop, "
+                "only report it)",
+                ONA_LUAJIT_DESC);
+#endif
+    }
     if (rc == 0) {
         ona__lua_compile_prelude(rt);
         rc = ona__video_init(&rt->video, desc.video, &desc.window, desc.threads);

@@ -20,8 +20,11 @@
  *  - Interrupting is the host's business (the Lua host sets a count hook that raises the budget
  *    error, bindings/lua_turn.c). A run that stays past its budget 100 ms after it was
  *    interrupted, or that has no interrupt at all (native systems), is named in the log at once
- *    and then once a second until it ends: with Debian's LuaJIT (built without
- *    LUAJIT_ENABLE_CHECKHOOK) a JIT-compiled loop never reaches the hook.
+ *    and then once a second until it ends. With the bundled LuaJIT (built with
+ *    LUAJIT_ENABLE_CHECKHOOK, cmake/luajit.cmake) that is a Lua run inside a long C function or
+ *    FFI call, interrupted when it returns; with the system's (-DONA_LUAJIT=system, no
+ *    CHECKHOOK) also a JIT-compiled loop, which never reaches the hook. The report says which
+ *    (ONA_LUAJIT_CHECKHOOK, a compile definition of the build).
  *  - Turns publish with two atomic stores and one CAS; nothing on the turn path takes a lock
  *    unless its run was interrupted. A run's start is read from CLOCK_MONOTONIC_COARSE (a few ns
  *    where the precise clock costs ~30 ns, a measurable share of an empty turn; see
@@ -162,8 +165,13 @@ static void stuck_report(const ona__watch_scope *scope, uint64_t now, char *who,
     unsigned long long ms = (now - scope->started_ns) / 1000000u;
     if (scope->watch.interrupt)
         snprintf(text, size,
+#if ONA_LUAJIT_CHECKHOOK
+                 "runaway %s: %llu ms in %s, not interrupted yet (a C function or FFI call is "
+                 "interrupted when it returns)",
+#else
                  "runaway %s: %llu ms in %s, cannot be interrupted (LuaJIT without CHECKHOOK: a "
                  "JIT-compiled loop never reaches the hook)",
+#endif
                  scope->watch.what, ms, scope->watch.script ? base_name(scope->watch.script) : "?");
     else
         snprintf(text, size, "runaway %s: %llu ms in native code, cannot be interrupted",

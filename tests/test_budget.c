@@ -4,14 +4,17 @@
  * process, init, its chunk, exit or a reload hook is interrupted with "runaway <what>: N ms [in
  * <callback>] at <file>:<line>", its policy applies and the other systems keep running; a pcall
  * cannot swallow the interrupt; budget 0 (spawn option, spawn desc, runtime desc) is off; a native
- * system past its budget is named, and so is a loop the JIT compiled, which is then interrupted
- * as soon as it leaves compiled code.
+ * system past its budget is named. With the bundled LuaJIT (built with LUAJIT_ENABLE_CHECKHOOK)
+ * a loop the JIT compiled, `while true do end` included, is interrupted like any other; with the
+ * system's (-DONA_LUAJIT=system) it is named, and interrupted as soon as it leaves compiled code.
  *
  * Design note. Reproducers: /work/shared/repro/games/infloop, infloop_nojit and infloop_pcall.
- * Most loops run with the JIT off: with Debian's LuaJIT (no LUAJIT_ENABLE_CHECKHOOK) a
- * JIT-compiled loop never reaches the hook and cannot be interrupted, only named (see the README),
- * so a test of `while true do end` could never end; jit_spin.lua's compiled loop ends by itself
- * after a wall-clock time instead. The budget is 100 ms so a runaway costs one slow frame; nothing
+ * Most loops run with the JIT off, so they test the hook in the interpreter with either LuaJIT.
+ * The JIT-compiled cases depend on the build (ONA_LUAJIT_CHECKHOOK, from cmake/luajit.cmake):
+ * with CHECKHOOK, jit_forever.lua's compiled `while true do end` must be interrupted (without
+ * CHECKHOOK that test could never end, so it is built only with it); without, jit_spin.lua's
+ * compiled loop ends by itself after a wall-clock time and must have been named while it ran.
+ * The budget is 100 ms so a runaway costs one slow frame; nothing
  * here asserts on how long anything took. Cases whose outcome could depend on the thread count run
  * with 1 and 2 threads.
  */
@@ -280,10 +283,11 @@ START_TEST(test_budget_off) {
 }
 END_TEST
 
-/* A loop the JIT compiled cannot be interrupted by Debian's LuaJIT (no CHECKHOOK): the watchdog
- * names it while it runs, and once the loop leaves compiled code (here it ends by itself) the
- * armed hook fires and the turn fails. With a LuaJIT built with LUAJIT_ENABLE_CHECKHOOK the loop
- * is interrupted in the trace and the "cannot be interrupted" line is not logged. */
+/* A loop the JIT compiled. With CHECKHOOK the trace checks the hook: the loop is interrupted
+ * inside compiled code, before it would end by itself (12 budgets), and nothing says it cannot
+ * be (it may still be named as "not interrupted yet" on a slow machine: that is a time). Without
+ * (Debian's LuaJIT) the watchdog names it while it runs, and once the loop leaves compiled code
+ * (here it ends by itself) the armed hook fires and the turn fails. */
 START_TEST(test_budget_jit_loop_named) {
     ona_runtime *rt = make_runtime(1 + (uint32_t)_i);
     ona_system report = spawn_collector(rt);
@@ -293,13 +297,54 @@ START_TEST(test_budget_jit_loop_named) {
     step(rt, 3);
     ck_assert_msg(captured_logs_contain("jitter: runaway turn: "), "log:\n%s",
                   captured_logs_text());
+#if ONA_LUAJIT_CHECKHOOK
+    ck_assert_msg(!captured_logs_contain("cannot be interrupted"), "log:\n%s",
+                  captured_logs_text());
+#else
     ck_assert_msg(captured_logs_contain(
                       "ms in jit_spin.lua, cannot be interrupted (LuaJIT without CHECKHOOK"),
                   "log:\n%s", captured_logs_text());
+#endif
     ck_assert_msg(captured_logs_contain(" ms in process at jit_spin.lua:"), "log:\n%s",
                   captured_logs_text());
     ck_assert_int_eq(tag_count("done"), 0);
     ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_STOPPED);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+#if ONA_LUAJIT_CHECKHOOK
+/* `while true do end`, compiled (the JIT is on): interrupted by the budget, the policy (stop)
+ * applies, and the system beside it keeps getting turns. */
+START_TEST(test_budget_jit_forever_interrupted) {
+    ona_runtime *rt = make_runtime(1 + (uint32_t)_i);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "alive.lua", "alive", report, "", 0, 0);
+    ona_system h = spawn_lua(rt, "jit_forever.lua", "forever", report, "at=3", 0, ONA_POLICY_STOP);
+    step(rt, 8);
+    ck_assert_msg(tag_count("spinning") == 1, "log:\n%s", captured_logs_text());
+    ck_assert_msg(captured_logs_contain("forever: runaway turn: "), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_msg(captured_logs_contain(" ms in process at jit_forever.lua:11"), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_msg(!captured_logs_contain("cannot be interrupted"), "log:\n%s",
+                  captured_logs_text());
+    ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_STOPPED);
+    alive_through(7);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+#endif
+
+/* A pairs() loop the JIT compiled ends (with CHECKHOOK it needs
+ * cmake/luajit-checkhook-itern.patch): the sum arrives and nothing ran past its budget. */
+START_TEST(test_budget_jit_pairs_ends) {
+    ona_runtime *rt = make_runtime(1 + (uint32_t)_i);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "jit_pairs.lua", "pairs", report, "", 0, ONA_POLICY_STOP);
+    step(rt, 3);
+    ck_assert_msg(!captured_logs_contain("runaway"), "log:\n%s", captured_logs_text());
+    ck_assert_msg(tag_value("done", 0) == 1000.0 * 64 * 65 / 2, "log:\n%s", captured_logs_text());
     ona_runtime_destroy(rt);
 }
 END_TEST
@@ -344,6 +389,10 @@ static Suite *budget_suite(void) {
     tcase_add_loop_test(tc, test_budget_off, 0, 2);
     tcase_add_loop_test(tc, test_budget_native_named, 0, 2);
     tcase_add_loop_test(tc, test_budget_jit_loop_named, 0, 2);
+    tcase_add_loop_test(tc, test_budget_jit_pairs_ends, 0, 2);
+#if ONA_LUAJIT_CHECKHOOK
+    tcase_add_loop_test(tc, test_budget_jit_forever_interrupted, 0, 2);
+#endif
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,13 +3,13 @@
  *
  * The launcher turns handle_signals on, so most tests run the built `ona` (as test_launcher.c
  * does) on a game from tests/games/ and signal it once its systems run: `infloop` has a system
- * spinning in `while true do end`, which nothing can interrupt (the Debian LuaJIT has no
- * CHECKHOOK), so only the 2 s deadline or a second signal can end it; `calm` runs until stopped,
- * so its frames end and the first signal quits in order. The games say on stderr (unbuffered)
- * when they are where the test wants them; the test waits for that line, never for a time. A
- * run that never ends is killed after a minute, a failure (far past the 2 s the runtime allows
- * itself, so it is a safety net, not a threshold). In process: the handlers are installed and
- * restored, one runtime at a time, and SDL installs none of its own.
+ * spinning in `while true do end` with its turn budget off, which nothing can interrupt, so only
+ * the 2 s deadline or a second signal can end it; `calm` runs until stopped, so its frames end and
+ * the first signal quits in order. The games say on stderr (unbuffered) when they are where the
+ * test wants them; the test waits for that line, never for a time. A run that never ends is killed
+ * after a minute, a failure (far past the 2 s the runtime allows itself, so it is a safety net, not
+ * a threshold). In process: the handlers are installed and restored, one runtime at a time, and SDL
+ * installs none of its own.
  */
 #include "test_support.h"
 
