@@ -714,6 +714,32 @@ static void deadlock_cycles(uint32_t threads) {
     collector_free();
 }
 
+/* The `deaf` reproducer: a sender parked on a system that never receives used to wait without a
+ * word. After 300 frames it is named, with the receiver, and again every 300 frames; counted in
+ * frames, so the test needs no clock. */
+START_TEST(test_lifecycle_long_wait_on_a_deaf_receiver_is_named) {
+    ona_runtime *rt = make_runtime(1);
+    ona_system report = spawn_collector(rt);
+    ona_system none = {0};
+    spawn_lua(rt, "idle.lua", "deaf", none, "", 2, 0);
+    ona_system talker = spawn_lua(rt, "blocking_sender.lua", "talker", report, "to=deaf", 0, 0);
+    step(rt, 299);
+    ck_assert_msg(!captured_logs_contain("has waited"), "%s", captured_logs_text());
+    step(rt, 2);
+    ck_assert_msg(captured_logs_contain("talker: has waited 300 frames to send to 'deaf', whose "
+                                        "mailbox is full (capacity 2) and which has taken 0 "
+                                        "messages in all: does 'deaf' receive?"),
+                  "%s", captured_logs_text());
+    ck_assert_int_eq(captured_logs_count("has waited"), 1);
+    step(rt, 300);
+    ck_assert_int_eq(captured_logs_count("has waited"), 2);
+    /* Still parked, never failed: a slow receiver is not an error. */
+    ck_assert_int_eq(stats_of(rt, talker).errors, 0);
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+END_TEST
+
 START_TEST(test_lifecycle_deadlock_cycles_reported_by_name) {
     for (int i = 0; i < THREAD_COUNTS; i++)
         deadlock_cycles(thread_counts[i]);
@@ -783,6 +809,7 @@ int main(void) {
     tcase_add_test(sched, test_lifecycle_receive_gives_nil_once_per_frame);
     tcase_add_test(sched, test_lifecycle_restart_backoff_doubles);
     tcase_add_test(sched, test_lifecycle_deadlock_cycles_reported_by_name);
+    tcase_add_test(sched, test_lifecycle_long_wait_on_a_deaf_receiver_is_named);
     tcase_add_test(sched, test_lifecycle_backpressure_loses_nothing);
     suite_add_tcase(s, sched);
     return run_suite(s);

@@ -258,6 +258,7 @@ void ona__actor_run_turn(ona__system *sys) {
         case ONA__TURN_PARK_SEND: {
             sys->parks++;
             sys->park_start_ns = ona__now_ns();
+            sys->park_frame = core->frame;
             ona__system *target = ona__actor_resolve(core, sys->send_target);
             if (!target || !ona__actor_alive(target)) {
                 refuse(core, sys->send_target, target, sys->wait_error, sizeof sys->wait_error);

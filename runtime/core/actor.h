@@ -98,6 +98,7 @@ struct ona__system {
     ona__system *waiters_head, *waiters_tail;
     atomic_uint waiter_count;
     uint64_t park_start_ns; /* when its turn last parked (for the trace), 0 when not parked */
+    uint64_t park_frame;    /* the frame its turn last parked in send (the long-wait warning) */
     bool trace_named;       /* its parked track has its name in the trace */
 
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */

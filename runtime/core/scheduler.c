@@ -228,6 +228,26 @@ static uint32_t break_deadlocks(ona__core *core) {
     return queued;
 }
 
+/* --- Long waits ------------------------------------------------------------------------------ */
+
+enum { LONG_WAIT_FRAMES = 300 }; /* 5 s at 60 frames a second */
+
+/* A sender parked on a full mailbox across many frames is waiting on a system that does not
+ * receive (or not fast enough): say so, by name, after LONG_WAIT_FRAMES and then every
+ * LONG_WAIT_FRAMES again, so a game stalled on a deaf receiver is never silent. Counted in
+ * frames, not seconds, so what a run logs does not depend on the machine's speed. Main, while
+ * queueing the frame. */
+static void warn_long_wait(ona__core *core, ona__system *sys, ona__system *target) {
+    uint64_t waited = core->frame - sys->park_frame;
+    if (waited == 0 || waited % LONG_WAIT_FRAMES != 0)
+        return;
+    ona_log(ONA_LOG_WARN, sys->name,
+            "has waited %llu frames to send to '%s', whose mailbox is full (capacity %u) and "
+            "which has taken %llu messages in all: does '%s' receive?",
+            (unsigned long long)waited, target->name, ona__mailbox_capacity(target->mailbox),
+            (unsigned long long)target->messages_in, target->name);
+}
+
 /* --- The frame ------------------------------------------------------------------------------- */
 
 /* Queues every system that gets a turn this frame, in spawn order, and publishes them.
@@ -252,8 +272,10 @@ static uint32_t queue_frame(ona__core *core) {
         } else if (run == ONA__RUN_PARKED_SEND) {
             ona__system *target = ona__actor_resolve(core, sys->send_target);
             bool alive = target && target->status != ONA_SYSTEM_STOPPED;
-            if (alive && ona__mailbox_is_full(target->mailbox))
+            if (alive && ona__mailbox_is_full(target->mailbox)) {
+                warn_long_wait(core, sys, target);
                 continue; /* still waiting for room */
+            }
             if (target)
                 ona__actor_waiters_remove(target, sys);
             if (!alive)
