@@ -20,46 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-    char path[512], tmp[520];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    /* Editors save by writing a new file and renaming it over the old one. */
-    ck_assert_int_eq(rename(tmp, path), 0);
-}
-
-static void write_in_place(const char *name, const char *text) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void setup(void) {
     capture_logs_begin();
-    snprintf(dir, sizeof dir, "/tmp/ona-continue-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    game_dir_begin("continue");
 }
 
 static void teardown(void) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    game_dir_end();
     capture_logs_end();
     collector_free();
 }
 
 static ona_runtime *make_runtime(bool watch) {
-    const char *roots[] = {dir, NULL};
+    const char *roots[] = {game_dir(), NULL};
     ona_runtime_desc desc = {.threads = 2, .script_roots = roots, .hot_reload = watch};
     ona_runtime *rt;
     int rc = ona_runtime_create(&desc, &rt);
@@ -144,14 +117,14 @@ static const char *COUNTER_V2 =
     "}\n";
 
 START_TEST(test_error_pauses_and_fix_resumes_with_state) {
-    write_file("counter.lua", COUNTER_V1);
+    game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(true);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
     for (int i = 0; i < 5; i++)
         ona_runtime_step(rt, 1.0 / 60);
     step_until(rt, "v1");
-    write_file("counter.lua", COUNTER_BROKEN);
+    game_write("counter.lua", COUNTER_BROKEN);
     step_until_log(rt, "counter paused: ");
     ck_assert_msg(captured_logs_contain("counter.lua:5: attempt to") &&
                       captured_logs_contain("; save a fix to resume"),
@@ -168,7 +141,7 @@ START_TEST(test_error_pauses_and_fix_resumes_with_state) {
     ck_assert_uint_eq(st.restarts, 0);
     ck_assert_int_eq(coll->count, seen);
     ck_assert(!captured_logs_contain("restarting"));
-    write_file("counter.lua", COUNTER_V2);
+    game_write("counter.lua", COUNTER_V2);
     step_until(rt, "v2");
     ck_assert(captured_logs_contain("counter resumed with its state kept"));
     /* The count goes on from the state the broken code left: it was not reset by init. */
@@ -197,7 +170,7 @@ static const char *INIT_FIXED =
     "}\n";
 
 START_TEST(test_failed_init_runs_again_after_the_fix) {
-    write_file("starter.lua", INIT_BROKEN);
+    game_write("starter.lua", INIT_BROKEN);
     ona_runtime *rt = make_runtime(true);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "starter.lua", "starter", report, "x=7", 0, 0);
@@ -206,7 +179,7 @@ START_TEST(test_failed_init_runs_again_after_the_fix) {
     for (int i = 0; i < 3; i++)
         ona_runtime_step(rt, 1.0 / 60);
     ck_assert(last_tagged("process") == NULL);
-    write_file("starter.lua", INIT_FIXED);
+    game_write("starter.lua", INIT_FIXED);
     step_until(rt, "process");
     ck_assert_int_eq(count_tagged("init"), 1);
     ck_assert(last_tagged("init")[1].number == 7); /* the spawn args again */
@@ -244,8 +217,8 @@ static const char *FLOOD =
     "}\n";
 
 START_TEST(test_paused_system_keeps_its_mailbox_and_senders_wait) {
-    write_file("receiver.lua", RECEIVER_BROKEN);
-    write_file("flood.lua", FLOOD);
+    game_write("receiver.lua", RECEIVER_BROKEN);
+    game_write("flood.lua", FLOOD);
     ona_runtime *rt = make_runtime(true);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "receiver.lua", "receiver", report, "", 4, 0);
@@ -269,7 +242,7 @@ START_TEST(test_paused_system_keeps_its_mailbox_and_senders_wait) {
     ona__runtime_overlay_text(rt, 60, 0, overlay, sizeof overlay);
     ck_assert_msg(strstr(overlay, "PAUSED receiver (save a fix): 4 queued, waiting: flood"), "%s",
                   overlay);
-    write_file("receiver.lua", RECEIVER_FIXED);
+    game_write("receiver.lua", RECEIVER_FIXED);
     for (int i = 0; i < 300 && count_tagged("got") < 40; i++) {
         ona_runtime_step(rt, 1.0 / 60);
         usleep(2000);
@@ -291,7 +264,7 @@ START_TEST(test_paused_system_keeps_its_mailbox_and_senders_wait) {
 END_TEST
 
 START_TEST(test_without_watching_the_policy_applies) {
-    write_file("counter.lua", COUNTER_BROKEN);
+    game_write("counter.lua", COUNTER_BROKEN);
     ona_runtime *rt = make_runtime(false);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
@@ -321,8 +294,8 @@ static const char *HELPER_2 = "return { value = function() return 2 end }\n";
 enum { USERS = 4 };
 
 static ona_runtime *start_users(void) {
-    write_file("helper.lua", HELPER_1);
-    write_file("user.lua", USES_HELPER);
+    game_write("helper.lua", HELPER_1);
+    game_write("user.lua", USES_HELPER);
     ona_runtime *rt = make_runtime(true);
     ona_system report = spawn_collector(rt);
     for (int i = 0; i < USERS; i++) {
@@ -371,10 +344,10 @@ static void step_until_value(ona_runtime *rt, double v) {
 START_TEST(test_truncate_then_write_is_not_loaded_empty) {
     ona_runtime *rt = start_users();
     /* An editor that truncates, then writes a frame later. */
-    write_in_place("helper.lua", "");
+    game_write_in_place("helper.lua", "");
     ona_runtime_step(rt, 1.0 / 60);
     usleep(2000);
-    write_in_place("helper.lua", HELPER_2);
+    game_write_in_place("helper.lua", HELPER_2);
     step_until_value(rt, 2);
     /* The empty file was never applied: no reload failed. */
     ck_assert_msg(!captured_logs_contain("failed"), "%s", captured_logs_text());
@@ -385,11 +358,11 @@ END_TEST
 
 START_TEST(test_empty_module_keeps_the_old_one) {
     ona_runtime *rt = start_users();
-    write_file("helper.lua", "\n");
+    game_write("helper.lua", "\n");
     step_until_log(rt, "helper.lua is empty");
     ck_assert(captured_logs_contain("keeping the old module"));
     assert_users_see(rt, 1);
-    write_file("helper.lua", HELPER_2);
+    game_write("helper.lua", HELPER_2);
     step_until_value(rt, 2);
     ona_runtime_destroy(rt);
 }
@@ -397,15 +370,15 @@ END_TEST
 
 START_TEST(test_module_type_change_is_refused) {
     ona_runtime *rt = start_users();
-    write_file("helper.lua", "return 42\n");
+    game_write("helper.lua", "return 42\n");
     step_until_log(rt, "helper.lua returned number; it returned a table before: keeping the old "
                        "module");
     assert_users_see(rt, 1);
-    write_file("helper.lua", "local x = 1\n"); /* returns nothing */
+    game_write("helper.lua", "local x = 1\n"); /* returns nothing */
     step_until_log(rt, "helper.lua returned nil; it returned a table before");
     assert_users_see(rt, 1);
     /* A system script that returns no table is refused the same way. */
-    write_file("user.lua", "return nil\n");
+    game_write("user.lua", "return nil\n");
     step_until_log(rt, "user.lua returned nil; it returned a table before: keeping the old code");
     assert_users_see(rt, 1);
     ona_runtime_destroy(rt);
@@ -420,17 +393,17 @@ static const char *WANTS_CONFIG =
     "}\n";
 
 START_TEST(test_creating_a_missed_module_reloads_the_system) {
-    write_file("counter.lua", COUNTER_V1);
+    game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(true);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
     step_until(rt, "v1");
     /* Saved before the module it needs exists: the reload fails, v1 keeps running. */
-    write_file("counter.lua", WANTS_CONFIG);
+    game_write("counter.lua", WANTS_CONFIG);
     step_until_log(rt, "module 'config' not found");
     ck_assert(last_tagged("v2") == NULL);
     /* Creating the module reloads the system that wanted it. */
-    write_file("config.lua", "return { speed = 9 }\n");
+    game_write("config.lua", "return { speed = 9 }\n");
     step_until(rt, "v2");
     ck_assert(last_tagged("v2")[1].number == 9);
     ck_assert_uint_eq(stats_of(rt, "counter").errors, 0);
@@ -440,7 +413,7 @@ END_TEST
 
 /* A system paused by a require that missed resumes once the module is created. */
 START_TEST(test_creating_a_missed_module_resumes_a_paused_system) {
-    write_file("lazy.lua", "return {\n"
+    game_write("lazy.lua", "return {\n"
                            "  init = function(state, args) state.report = args.report end,\n"
                            "  process = function(state)\n"
                            "    local tune = require('tune')\n"
@@ -452,7 +425,7 @@ START_TEST(test_creating_a_missed_module_resumes_a_paused_system) {
     spawn_lua(rt, "lazy.lua", "lazy", report, "", 0, 0);
     step_until_log(rt, "lazy paused: ");
     ck_assert(captured_logs_contain("module 'tune' not found"));
-    write_file("tune.lua", "return { x = 3 }\n");
+    game_write("tune.lua", "return { x = 3 }\n");
     step_until(rt, "tuned");
     ck_assert(last_tagged("tuned")[1].number == 3);
     ck_assert_int_eq(stats_of(rt, "lazy").status, ONA_SYSTEM_RUNNING);

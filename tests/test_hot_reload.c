@@ -14,46 +14,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-    char path[512], tmp[520];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    /* Editors save by writing a new file and renaming it over the old one. */
-    ck_assert_int_eq(rename(tmp, path), 0);
-}
-
-static void write_in_place(const char *name, const char *text) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void setup(void) {
     capture_logs_begin();
-    snprintf(dir, sizeof dir, "/tmp/ona-reload-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    game_dir_begin("reload");
 }
 
 static void teardown(void) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    game_dir_end();
     capture_logs_end();
     collector_free();
 }
 
 static ona_runtime *make_runtime(bool watch, ona_video video, const char *shader_dir) {
-    const char *roots[] = {dir, NULL};
+    const char *roots[] = {game_dir(), NULL};
     ona_runtime_desc desc = {.threads = 2, .script_roots = roots, .hot_reload = watch,
                              .video = video,
                              .window = {.width = 64, .height = 64, .shader_dir = shader_dir}};
@@ -102,7 +75,7 @@ static const char *COUNTER_V2 =
     "}\n";
 
 START_TEST(test_hot_reload_new_code_keeps_state_and_calls_hook) {
-    write_file("counter.lua", COUNTER_V1);
+    game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
@@ -110,7 +83,7 @@ START_TEST(test_hot_reload_new_code_keeps_state_and_calls_hook) {
     ona_runtime_step(rt, 1.0 / 60);
     double before = last_tagged("v1")[1].number;
     ck_assert(before >= 2);
-    write_file("counter.lua", COUNTER_V2);
+    game_write("counter.lua", COUNTER_V2);
     step_until(rt, "v2");
     const item *v2 = last_tagged("v2");
     /* The count went on from where v1 left it: the state table was kept. */
@@ -127,12 +100,12 @@ START_TEST(test_hot_reload_new_code_keeps_state_and_calls_hook) {
 END_TEST
 
 START_TEST(test_hot_reload_broken_save_keeps_old_code_then_fix_reloads) {
-    write_file("counter.lua", COUNTER_V1);
+    game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
     step_until(rt, "v1");
-    write_in_place("counter.lua", "return {\n  process = function(state)\n    local = 1\n  end,\n}\n");
+    game_write_in_place("counter.lua", "return {\n  process = function(state)\n    local = 1\n  end,\n}\n");
     for (int i = 0; i < 200 && !captured_logs_contain("reload of"); i++) {
         ona_runtime_step(rt, 1.0 / 60);
         usleep(2000);
@@ -145,7 +118,7 @@ START_TEST(test_hot_reload_broken_save_keeps_old_code_then_fix_reloads) {
     ona_runtime_step(rt, 1.0 / 60);
     ck_assert_int_gt(coll->count, seen);
     ck_assert(last_tagged("v2") == NULL);
-    write_file("counter.lua", COUNTER_V2);
+    game_write("counter.lua", COUNTER_V2);
     step_until(rt, "v2");
     ona_runtime_destroy(rt);
 }
@@ -180,15 +153,15 @@ static const char *FLOOD =
     "}\n";
 
 START_TEST(test_hot_reload_keeps_queued_messages_in_order) {
-    write_file("slow.lua", SLOW_V1);
-    write_file("flood.lua", FLOOD);
+    game_write("slow.lua", SLOW_V1);
+    game_write("flood.lua", FLOOD);
     ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "slow.lua", "slow", report, "", 4, 0);
     spawn_lua(rt, "flood.lua", "flood", report, "", 0, 0);
     for (int i = 0; i < 5; i++)
         ona_runtime_step(rt, 1.0 / 60);
-    write_file("slow.lua", SLOW_V2);
+    game_write("slow.lua", SLOW_V2);
     step_until(rt, "v2");
     for (int i = 0; i < 60; i++)
         ona_runtime_step(rt, 1.0 / 60);
@@ -219,14 +192,14 @@ static const char *USES_MODULE =
     "}\n";
 
 START_TEST(test_hot_reload_required_module_and_captured_functions) {
-    write_file("helper.lua", "return { value = function() return 1 end }\n");
-    write_file("user.lua", USES_MODULE);
+    game_write("helper.lua", "return { value = function() return 1 end }\n");
+    game_write("user.lua", USES_MODULE);
     ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "user.lua", "user", report, "", 0, 0);
     step_until(rt, "module");
     ck_assert(last_tagged("module")[1].number == 1);
-    write_file("helper.lua", "return { value = function() return 2 end }\n");
+    game_write("helper.lua", "return { value = function() return 2 end }\n");
     for (int i = 0; i < 200 && last_tagged("module")[1].number != 2; i++) {
         ona_runtime_step(rt, 1.0 / 60);
         usleep(2000);
@@ -241,12 +214,12 @@ START_TEST(test_hot_reload_required_module_and_captured_functions) {
 END_TEST
 
 START_TEST(test_hot_reload_c_api_without_watching) {
-    write_file("counter.lua", COUNTER_V1);
+    game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(false, ONA_VIDEO_NONE, NULL);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
     step_until(rt, "v1");
-    write_in_place("counter.lua", COUNTER_V2);
+    game_write_in_place("counter.lua", COUNTER_V2);
     /* Not watching: nothing changes by itself... */
     for (int i = 0; i < 5; i++) {
         ona_runtime_step(rt, 1.0 / 60);
@@ -264,7 +237,7 @@ END_TEST
 static void copy_shader(const char *name, const char *inject) {
     char from[512], to[512];
     snprintf(from, sizeof from, "%s/shaders/%s", ONA_SOURCE_DIR, name);
-    snprintf(to, sizeof to, "%s/shaders/%s", dir, name);
+    snprintf(to, sizeof to, "%s/shaders/%s", game_dir(), name);
     FILE *in = fopen(from, "r");
     FILE *out = fopen(to, "w");
     ck_assert(in && out);
@@ -280,11 +253,11 @@ static void copy_shader(const char *name, const char *inject) {
 
 START_TEST(test_hot_reload_broken_shader_keeps_old_program) {
     char shaders[300];
-    snprintf(shaders, sizeof shaders, "%s/shaders", dir);
+    snprintf(shaders, sizeof shaders, "%s/shaders", game_dir());
     ck_assert_int_eq(mkdir(shaders, 0700), 0);
     copy_shader("sprite.vert", NULL);
     copy_shader("sprite.frag", NULL);
-    write_file("draw.lua", "return { process = function() ona.gfx.clear(1, 0, 0) "
+    game_write("draw.lua", "return { process = function() ona.gfx.clear(1, 0, 0) "
                            "ona.gfx.text(2, 2, 'X', { scale = 4 }) end }\n");
     ona_runtime *rt = make_runtime(true, ONA_VIDEO_OFFSCREEN, shaders);
     ona_spawn_desc d = {.script = "draw.lua"};
@@ -299,7 +272,7 @@ START_TEST(test_hot_reload_broken_shader_keeps_old_program) {
     ck_assert_msg(captured_logs_contain("sprite.frag:"), "%s", captured_logs_text());
     /* Frames still render with the old program. */
     char shot[400];
-    snprintf(shot, sizeof shot, "%s/shot.png", dir);
+    snprintf(shot, sizeof shot, "%s/shot.png", game_dir());
     ck_assert_int_eq(ona_runtime_screenshot(rt, shot), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert_int_eq(access(shot, R_OK), 0);

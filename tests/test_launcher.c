@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 #define PINGPONG ONA_SOURCE_DIR "/samples/pingpong"
 
@@ -83,41 +82,6 @@ typedef struct result {
 static void result_free(result *r) {
     free(r->out);
     free(r->err);
-}
-
-#if defined(__SANITIZE_THREAD__)
-#define CHILD_UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CHILD_UNDER_TSAN 1
-#endif
-#endif
-
-/* The launcher's environment: this process's. Under ThreadSanitizer, though, a launcher that
- * opened video dies at exit when EGL unloads the GL driver (TSan treats unloading a library
- * named by a called_from_lib suppression, as tests/tsan.supp names Mesa's, as fatal), and a
- * child cannot pin the driver as in-process tests do (pin_gl_driver). So there the children run
- * without the suppressions and with reports off: this suite checks what the launcher says and
- * how it exits; the runtime's threads are checked in process by the other suites. */
-static char **child_environment(void) {
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 2, sizeof *env);
-    ck_assert_ptr_nonnull(env);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-#ifdef CHILD_UNDER_TSAN
-        if (strncmp(environ[i], "TSAN_OPTIONS=", 13) == 0)
-            continue;
-#endif
-        env[kept++] = environ[i];
-    }
-#ifdef CHILD_UNDER_TSAN
-    env[kept++] = (char *)"TSAN_OPTIONS=report_bugs=0";
-#endif
-    env[kept] = NULL;
-    return env;
 }
 
 /* Runs the launcher with `args` (NULL-terminated, without argv[0]) and waits for it. */

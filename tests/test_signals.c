@@ -24,17 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
 
 #define GAMES ONA_SOURCE_DIR "/tests/games"
-
-#if defined(__SANITIZE_THREAD__)
-#define CHILD_UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CHILD_UNDER_TSAN 1
-#endif
-#endif
 
 typedef struct child {
     pid_t pid;
@@ -59,22 +50,7 @@ static child start_ona(const char *game) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, c.err, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, c.err, STDERR_FILENO);
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 2, sizeof *env);
-    ck_assert_ptr_nonnull(env);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-#ifdef CHILD_UNDER_TSAN
-        if (strncmp(environ[i], "TSAN_OPTIONS=", 13) == 0)
-            continue;
-#endif
-        env[kept++] = environ[i];
-    }
-#ifdef CHILD_UNDER_TSAN
-    env[kept++] = (char *)"TSAN_OPTIONS=report_bugs=0";
-#endif
+    char **env = child_environment();
     char *argv[] = {(char *)ONA_LAUNCHER_PATH, (char *)game, (char *)"--headless",
                     (char *)"--no-watch", NULL};
     int rc = posix_spawn(&c.pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env);

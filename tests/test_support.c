@@ -232,3 +232,72 @@ static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
 void pin_gl_driver(void) {
     dl_iterate_phdr(pin_library, NULL);
 }
+
+#if defined(__SANITIZE_THREAD__)
+#define CHILD_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CHILD_UNDER_TSAN 1
+#endif
+#endif
+
+extern char **environ;
+
+char **child_environment(void) {
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    ck_assert_ptr_nonnull(env);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+#ifdef CHILD_UNDER_TSAN
+        if (strncmp(environ[i], "TSAN_OPTIONS=", 13) == 0)
+            continue;
+#endif
+        env[kept++] = environ[i];
+    }
+#ifdef CHILD_UNDER_TSAN
+    env[kept++] = (char *)"TSAN_OPTIONS=report_bugs=0";
+#endif
+    env[kept] = NULL;
+    return env;
+}
+
+static char game_dir_path[256];
+
+void game_dir_begin(const char *what) {
+    snprintf(game_dir_path, sizeof game_dir_path, "/tmp/ona-%s-XXXXXX", what);
+    ck_assert_ptr_nonnull(mkdtemp(game_dir_path));
+}
+
+void game_dir_end(void) {
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", game_dir_path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", game_dir_path);
+}
+
+const char *game_dir(void) {
+    return game_dir_path;
+}
+
+void game_write(const char *name, const char *text) {
+    char path[512], tmp[520];
+    snprintf(path, sizeof path, "%s/%s", game_dir_path, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    ck_assert_int_eq(rename(tmp, path), 0);
+}
+
+void game_write_in_place(const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", game_dir_path, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}

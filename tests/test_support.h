@@ -73,4 +73,24 @@ void pin_gl_driver(void);
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
 
+/* The environment for a child process that runs the built launcher: this process's. Under
+ * ThreadSanitizer, though, a launcher that opened video dies at exit when EGL unloads the GL
+ * driver (TSan treats unloading a library named by a called_from_lib suppression, as
+ * tests/tsan.supp names Mesa's, as fatal), and a child cannot pin the driver as in-process tests
+ * do (pin_gl_driver). So there children run without the suppressions and with reports off: the
+ * launcher suites check what the launcher says and how it exits; the runtime's threads are
+ * checked in process by the other suites. Free the array (not its strings) with free(). */
+char **child_environment(void);
+
+/* A scratch folder for a test's game files: made by game_dir_begin (under /tmp, named after
+ * `what`), removed with everything in it by game_dir_end. game_dir() is its path. */
+void game_dir_begin(const char *what);
+void game_dir_end(void);
+const char *game_dir(void);
+/* Saves `text` as `name` in the game folder the way editors do: a new file renamed over the old
+ * one. */
+void game_write(const char *name, const char *text);
+/* Rewrites `name` in place (truncate, then write), as some editors do. */
+void game_write_in_place(const char *name, const char *text);
+
 #endif
