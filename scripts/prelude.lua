@@ -11,6 +11,20 @@ local error, select = error, select
 package.path = path
 package.cpath = ""
 package.loadlib = nil
+
+-- os.exit would end the whole game, every other system with it, from one script: it asks the
+-- runtime to quit at the end of the frame instead (ona.quit), says so at the caller's line, and
+-- returns, so the rest of the turn runs as for any other call.
+local quit, log, where = ona.quit, ona.log, nil
+function os.exit(code)
+  where = where or require("debug").getinfo
+  local info = where(2, "Sl")
+  local at = info and info.currentline and info.currentline > 0
+      and (info.short_src .. ":" .. info.currentline) or "?"
+  log("warn", ("%s: os.exit(%s) ends no process here: the game quits at the end of this frame "
+    .. "(ona.quit)"):format(at, tostring(code)))
+  quit()
+end
 local loaders = package.loaders
 for i = #loaders, 3, -1 do
   loaders[i] = nil

@@ -331,6 +331,26 @@ START_TEST(test_errors_non_string_values_in_chunk_and_exit) {
 }
 END_TEST
 
+/* The osexit reproducer: os.exit in one system ended the whole game. It now asks for an orderly
+ * quit at the end of the frame, names the caller's line, and the turn goes on. */
+START_TEST(test_errors_os_exit_quits_in_order) {
+    ona_runtime *rt = make_runtime(0);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "errors/os_exit.lua", "quitter", report, "", 0, 0);
+    step(rt, 2);
+    ck_assert(ona_runtime_quit_requested(rt));
+    char want[160];
+    snprintf(want, sizeof want, "os_exit.lua:%d: os.exit(3) ends no process here",
+             marked_line("errors/os_exit.lua", "os.exit"));
+    ck_assert_msg(captured_logs_contain(want), "wanted '%s'; log:\n%s", want,
+                  captured_logs_text());
+    ck_assert_msg(coll->count >= 1 && strcmp(coll->items[0].text, "after exit") == 0, "%s",
+                  captured_logs_text());
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+END_TEST
+
 /* A __tostring that reports its own position is not given a second one. */
 START_TEST(test_errors_tostring_with_position_is_kept) {
     ona_runtime *rt = make_runtime(0);
@@ -384,6 +404,7 @@ int main(void) {
                         (int)(sizeof values / sizeof values[0]));
     tcase_add_test(values_tc, test_errors_tostring_with_position_is_kept);
     tcase_add_test(values_tc, test_errors_non_string_values_in_chunk_and_exit);
+    tcase_add_test(values_tc, test_errors_os_exit_quits_in_order);
     tcase_add_test(values_tc, test_errors_runaway_tostring_is_interrupted);
     suite_add_tcase(s, values_tc);
     return run_suite(s);
