@@ -33,14 +33,23 @@ static ona_runtime *runtime(ona__system *sys) {
     return ona__runtime_of(sys->core);
 }
 
-/* The render queue of the thread running this turn. */
+/* The render queue of the thread running this turn (for settings: camera, clear colour). */
 static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const char *fn) {
-    ona__render_queue *q =
-        ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
+    ona__render_queue *q = ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
     if (!q)
         ona__lua_raise(L, fn,
                        "can only draw during a turn (init or process), not in the main chunk");
     return q;
+}
+
+void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
+                   const ona_sprite *sprites, uint32_t count) {
+    int rc = ona__system_draw(self(L), key, sprites, count);
+    if (rc == ONA_ETHREAD)
+        ona__lua_raise(L, fn,
+                       "can only draw during a turn (init or process), not in the main chunk");
+    if (rc)
+        ona__lua_raise(L, fn, "out of memory");
 }
 
 static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
@@ -61,7 +70,7 @@ static float clamp01(lua_Number x) {
 }
 
 /* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1); as the instance's 0xAABBGGRR. */
-static uint32_t check_tint(lua_State *L, int idx, int arg, const char *fn) {
+uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn) {
     if (lua_isnumber(L, idx)) {
         lua_Number n = lua_tonumber(L, idx);
         if (n < 0 || n > 4294967295.0)
@@ -84,8 +93,8 @@ static uint32_t check_tint(lua_State *L, int idx, int arg, const char *fn) {
                     lroundf(c[3] * 255));
 }
 
-static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
-                            const char *fn) {
+lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
+                              const char *fn) {
     lua_getfield(L, t, name);
     lua_Number v = dflt;
     if (!lua_isnil(L, -1)) {
@@ -99,11 +108,13 @@ static lua_Number opt_field(lua_State *L, int t, const char *name, lua_Number df
     return v;
 }
 
-static int check_layer(lua_State *L, int t, const char *fn) {
-    lua_Number layer = opt_field(L, t, "layer", 0, fn);
+void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key) {
+    if (lua_isnoneornil(L, t))
+        return;
+    lua_Number layer = ona__lua_opt_field(L, t, "layer", 0, fn);
     if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
         ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
-    return (int)layer;
+    key->layer = (int32_t)layer;
 }
 
 /* ona.gfx.texture(path) -> handle, width, height  (a missing or broken file: the placeholder's
@@ -144,23 +155,22 @@ static int l_gfx_texture_size(lua_State *L) {
 /* ona.gfx.draw(texture, x, y [, opts]) */
 static int l_gfx_draw(lua_State *L) {
     static const char fn[] = "ona.gfx.draw";
-    ona__system *sys = self(L);
     ona_texture tex = check_texture(L, 1, fn);
     ona_sprite s = {0};
     s.x = (float)ona__lua_checknumber(L, 2, fn);
     s.y = (float)ona__lua_checknumber(L, 3, fn);
     s.scale_x = s.scale_y = 1;
     s.tint = 0xFFFFFFFFu;
-    int layer = 0;
+    ona__draw_key key = {.texture = tex.id};
     if (!lua_isnoneornil(L, 4)) {
         ona__lua_checktable(L, 4, fn);
-        layer = check_layer(L, 4, fn);
-        s.rotation = (float)opt_field(L, 4, "rotation", 0, fn);
-        float scale = (float)opt_field(L, 4, "scale", 1, fn);
-        s.scale_x = (float)opt_field(L, 4, "sx", scale, fn);
-        s.scale_y = (float)opt_field(L, 4, "sy", scale, fn);
-        s.origin_x = (float)opt_field(L, 4, "ox", 0, fn);
-        s.origin_y = (float)opt_field(L, 4, "oy", 0, fn);
+        ona__lua_draw_key(L, 4, fn, &key);
+        s.rotation = (float)ona__lua_opt_field(L, 4, "rotation", 0, fn);
+        float scale = (float)ona__lua_opt_field(L, 4, "scale", 1, fn);
+        s.scale_x = (float)ona__lua_opt_field(L, 4, "sx", scale, fn);
+        s.scale_y = (float)ona__lua_opt_field(L, 4, "sy", scale, fn);
+        s.origin_x = (float)ona__lua_opt_field(L, 4, "ox", 0, fn);
+        s.origin_y = (float)ona__lua_opt_field(L, 4, "oy", 0, fn);
         lua_getfield(L, 4, "src");
         if (!lua_isnil(L, -1)) {
             if (!lua_istable(L, -1))
@@ -178,12 +188,10 @@ static int l_gfx_draw(lua_State *L) {
         lua_pop(L, 1);
         lua_getfield(L, 4, "tint");
         if (!lua_isnil(L, -1))
-            s.tint = check_tint(L, lua_gettop(L), 4, fn);
+            s.tint = ona__lua_check_tint(L, lua_gettop(L), 4, fn);
         lua_pop(L, 1);
     }
-    ona__render_queue *q = queue_for_draw(L, sys, fn);
-    if (ona__render_queue_push(q, tex.id, layer, sys->spawn_order, &sys->draw_seq, &s, 1))
-        return ona__lua_raise(L, fn, "out of memory");
+    ona__lua_draw(L, fn, &key, &s, 1);
     return 0;
 }
 
@@ -192,7 +200,6 @@ static int l_gfx_draw(lua_State *L) {
  * system's: its sprites are copied into the render queue. */
 static int l_gfx_draw_sprites(lua_State *L) {
     static const char fn[] = "ona.gfx.draw_sprites";
-    ona__system *sys = self(L);
     ona_texture tex = check_texture(L, 1, fn);
     l_buffer *b = ona__lua_to_buffer(L, 2);
     if (!b)
@@ -210,10 +217,8 @@ static int l_gfx_draw_sprites(lua_State *L) {
     lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
     if (layer != floor(layer) || fabs(layer) > 1000000)
         ona__lua_argerror(L, 4, fn, "layer must be an integer");
-    ona__render_queue *q = queue_for_draw(L, sys, fn);
-    if (ona__render_queue_push(q, tex.id, (int)layer, sys->spawn_order, &sys->draw_seq,
-                               ona_buffer_data(b->buffer), (uint32_t)n))
-        return ona__lua_raise(L, fn, "out of memory");
+    ona__lua_draw(L, fn, &(ona__draw_key){.layer = (int32_t)layer, .texture = tex.id},
+                  ona_buffer_data(b->buffer), (uint32_t)n);
     return 0;
 }
 
@@ -227,19 +232,17 @@ static int l_gfx_text(lua_State *L) {
     const char *text = ona__lua_checkstring(L, 3, fn, &len);
     float scale = 1;
     uint32_t tint = 0xFFFFFFFFu;
-    int layer = 0;
+    ona__draw_key key = {.texture = runtime(sys)->video.textures.font.id};
     if (!lua_isnoneornil(L, 4)) {
         ona__lua_checktable(L, 4, fn);
-        scale = (float)opt_field(L, 4, "scale", 1, fn);
-        layer = check_layer(L, 4, fn);
+        scale = (float)ona__lua_opt_field(L, 4, "scale", 1, fn);
+        ona__lua_draw_key(L, 4, fn, &key);
         lua_getfield(L, 4, "tint");
         if (!lua_isnil(L, -1))
-            tint = check_tint(L, lua_gettop(L), 4, fn);
+            tint = ona__lua_check_tint(L, lua_gettop(L), 4, fn);
         lua_pop(L, 1);
     }
-    ona__render_queue *q = queue_for_draw(L, sys, fn);
     ona_sprite glyphs[256];
-    uint32_t font = runtime(sys)->video.textures.font.id;
     /* In chunks, so long text needs no allocation; the submission order stays contiguous. */
     size_t done = 0;
     float cx = x, cy = y;
@@ -254,9 +257,7 @@ static int l_gfx_text(lua_State *L) {
                 cx += ONA__FONT_GLYPH * scale;
             }
         }
-        if (ona__render_queue_push(q, font, layer, sys->spawn_order, &sys->draw_seq,
-                                   glyphs, n))
-            return ona__lua_raise(L, fn, "out of memory");
+        ona__lua_draw(L, fn, &key, glyphs, n);
         done += chunk;
     }
     return 0;
@@ -335,10 +336,10 @@ static int l_gfx_window(lua_State *L) {
         d.title = title;
     }
     lua_pop(L, 1);
-    d.width = (int)opt_field(L, 1, "width", 0, fn);
-    d.height = (int)opt_field(L, 1, "height", 0, fn);
-    if ((d.width || d.height) && (d.width < 16 || d.height < 16 || d.width > 16384 ||
-                                  d.height > 16384))
+    d.width = (int)ona__lua_opt_field(L, 1, "width", 0, fn);
+    d.height = (int)ona__lua_opt_field(L, 1, "height", 0, fn);
+    if ((d.width || d.height) &&
+        (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384))
         ona__lua_argerror(L, 1, fn, "width and height must both be from 16 to 16384");
     lua_getfield(L, 1, "fullscreen");
     d.fullscreen = lua_toboolean(L, -1);
@@ -388,8 +389,8 @@ static int l_input_mouse(lua_State *L) {
 
 static const char *event_name(ona_event_type t) {
     static const char *const names[] = {
-        "none",       "key_down",   "key_up",         "text",         "mouse_move", "mouse_down",
-        "mouse_up",   "mouse_wheel", "window_resized", "window_focus", "window_blur", "quit",
+        "none",     "key_down",    "key_up",         "text",         "mouse_move",  "mouse_down",
+        "mouse_up", "mouse_wheel", "window_resized", "window_focus", "window_blur", "quit",
     };
     return (unsigned)t < ONA_ARRAY_COUNT(names) ? names[t] : "unknown";
 }
@@ -450,11 +451,16 @@ void ona__lua_push_events(lua_State *L, const ona__video *v) {
 
 void ona__lua_open_gfx(lua_State *L) {
     static const luaL_Reg gfx[] = {
-        {"texture", l_gfx_texture}, {"texture_size", l_gfx_texture_size},
-        {"draw", l_gfx_draw},       {"draw_sprites", l_gfx_draw_sprites},
-        {"text", l_gfx_text},       {"camera", l_gfx_camera},
-        {"clear", l_gfx_clear},     {"screenshot", l_gfx_screenshot},
-        {"size", l_gfx_size},       {"window", l_gfx_window},
+        {"texture", l_gfx_texture},
+        {"texture_size", l_gfx_texture_size},
+        {"draw", l_gfx_draw},
+        {"draw_sprites", l_gfx_draw_sprites},
+        {"text", l_gfx_text},
+        {"camera", l_gfx_camera},
+        {"clear", l_gfx_clear},
+        {"screenshot", l_gfx_screenshot},
+        {"size", l_gfx_size},
+        {"window", l_gfx_window},
         {NULL, NULL},
     };
     static const luaL_Reg input[] = {

@@ -148,17 +148,21 @@ uint64_t ona_ctx_frame(ona_ctx *ctx) {
     return ctx ? ctx->sys->core->frame : 0;
 }
 
-int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
-                 uint32_t count) {
-    if (!ctx || (!sprites && count))
-        return ONA_EINVAL;
-    ona__system *sys = ctx->sys;
+int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
+                     uint32_t count) {
     ona__render_queue *q =
         ona__video_queue(&ona__runtime_of(sys->core)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
-    return ona__render_queue_push(q, texture.id, layer, sys->spawn_order, &sys->draw_seq, sprites,
-                                  count);
+    return ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, sprites, count);
+}
+
+int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
+                 uint32_t count) {
+    if (!ctx || (!sprites && count))
+        return ONA_EINVAL;
+    return ona__system_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = texture.id},
+                            sprites, count);
 }
 
 int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m) {

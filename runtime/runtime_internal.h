@@ -1,11 +1,12 @@
 /*
  * runtime_internal.h: what an ona_runtime is made of. Internal to the library's top level
- * (runtime/runtime.c and its neighbours) and to the bindings, which reach the video and the file watcher through it.
+ * (runtime/runtime.c and its neighbours) and to the bindings, which reach the video and the file
+ * watcher through it.
  *
  * Layering: runtime/core (actors, scheduler; no Lua, SDL or GL) <- runtime/gfx (window, GL,
- * textures, render queues) and bindings (Lua) <- the top level (runtime.c, native.c, stats.c, reload.c), which ties them together behind the
- * public API. The core never sees this struct: it gets its own ona__core, the first member, so
- * a core pointer converts back with ona__runtime_of.
+ * textures, render queues) and bindings (Lua) <- the top level (runtime.c, native.c, stats.c,
+ * reload.c), which ties them together behind the public API. The core never sees this struct: it
+ * gets its own ona__core, the first member, so a core pointer converts back with ona__runtime_of.
  */
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
@@ -35,7 +36,7 @@ typedef struct ona__signals {
 } ona__signals;
 
 struct ona_runtime {
-    ona__core core; /* first: see ona__runtime_of */
+    ona__core core;        /* first: see ona__runtime_of */
     ona_runtime_desc desc; /* defaults applied; script_roots copied into `roots` */
     char **roots;
     uint32_t root_count;
@@ -61,6 +62,13 @@ static inline ona_runtime *ona__runtime_of(ona__core *core) {
 static inline int ona__runtime_find(ona_runtime *rt, const char *name, char *path, size_t size) {
     return ona__paths_resolve(rt->roots, rt->root_count, name, path, size);
 }
+
+/* native.c: the one draw path of Lua and native systems. Appends `count` sprites drawn by `sys`
+ * with `key` to the render queue of the thread running its turn, with the system's spawn order
+ * and submission counter (so the merged picture does not depend on the thread). Errors:
+ * ONA_ETHREAD (not inside a turn: no frame is being built), ONA_ENOMEM. */
+int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
+                     uint32_t count);
 
 /* reload.c: at the frame boundary, applies the file changes seen (scripts, modules, shaders,
  * textures). Main thread. */

@@ -33,15 +33,17 @@ START_TEST(test_render_queue_extends_runs_of_one_system) {
     uint32_t seq = 0;
     for (int i = 0; i < 100; i++) {
         ona_sprite s = sprite((float)i);
-        ck_assert_int_eq(ona__render_queue_push(&q, 7, 0, 3, &seq, &s, 1), 0);
+        ck_assert_int_eq(
+            ona__render_queue_push(&q, &(ona__draw_key){.layer = 0, .texture = 7}, 3, &seq, &s, 1),
+            0);
     }
     ck_assert_uint_eq(q.draw_count, 1);
     ck_assert_uint_eq(q.draws[0].count, 100);
     ck_assert_uint_eq(seq, 100);
     /* Another texture, then another layer: new entries. */
     ona_sprite s = sprite(100);
-    ona__render_queue_push(&q, 8, 0, 3, &seq, &s, 1);
-    ona__render_queue_push(&q, 8, 1, 3, &seq, &s, 1);
+    ona__render_queue_push(&q, &(ona__draw_key){.layer = 0, .texture = 8}, 3, &seq, &s, 1);
+    ona__render_queue_push(&q, &(ona__draw_key){.layer = 1, .texture = 8}, 3, &seq, &s, 1);
     ck_assert_uint_eq(q.draw_count, 3);
     ona__render_queue_free(&q);
 }
@@ -59,11 +61,15 @@ START_TEST(test_render_queue_merge_orders_by_layer_system_submission) {
         /* System order 0..2; each draws on layers 1 and 0, interleaved with other systems. */
         for (int round = 0; round < 3; round++) {
             for (uint32_t sys = 0; sys < 3; sys++) {
-                ona__render_queue *q = split == 0 ? &qa : (split == 1 ? ((sys % 2) ? &qb : &qa)
-                                                                      : ((round % 2) ? &qb : &qa));
+                ona__render_queue *q =
+                    split == 0 ? &qa
+                               : (split == 1 ? ((sys % 2) ? &qb : &qa) : ((round % 2) ? &qb : &qa));
                 int layer = (round + (int)sys) % 2;
                 ona_sprite s = sprite((float)(100 * layer + 10 * (int)sys + round));
-                ck_assert_int_eq(ona__render_queue_push(q, 1 + sys, layer, sys, &seq[sys], &s, 1), 0);
+                ck_assert_int_eq(
+                    ona__render_queue_push(q, &(ona__draw_key){.layer = layer, .texture = 1 + sys},
+                                           sys, &seq[sys], &s, 1),
+                    0);
             }
         }
         ona__render_queue *queues[2] = {&qa, &qb};
@@ -118,14 +124,18 @@ START_TEST(test_render_queue_clear_keeps_memory) {
     for (int i = 0; i < 1000; i++)
         many[i] = sprite((float)i);
     uint32_t seq = 0;
-    ck_assert_int_eq(ona__render_queue_push(&q, 1, 0, 0, &seq, many, 1000), 0);
+    ck_assert_int_eq(
+        ona__render_queue_push(&q, &(ona__draw_key){.layer = 0, .texture = 1}, 0, &seq, many, 1000),
+        0);
     uint32_t cap = q.sprite_capacity;
     ona__render_queue_clear(&q);
     ck_assert_uint_eq(q.sprite_count, 0);
     /* A frame no bigger than before allocates nothing. */
     fault_alloc_begin(1, true);
     seq = 0;
-    ck_assert_int_eq(ona__render_queue_push(&q, 1, 0, 0, &seq, many, 1000), 0);
+    ck_assert_int_eq(
+        ona__render_queue_push(&q, &(ona__draw_key){.layer = 0, .texture = 1}, 0, &seq, many, 1000),
+        0);
     fault_alloc_end();
     ck_assert_uint_eq(q.sprite_capacity, cap);
     ona__render_queue_free(&q);
@@ -138,7 +148,9 @@ START_TEST(test_render_queue_out_of_memory_appends_nothing) {
     ona_sprite s = sprite(1);
     uint32_t seq = 0;
     fault_alloc_begin(1, true);
-    ck_assert_int_eq(ona__render_queue_push(&q, 1, 0, 0, &seq, &s, 1), ONA_ENOMEM);
+    ck_assert_int_eq(
+        ona__render_queue_push(&q, &(ona__draw_key){.layer = 0, .texture = 1}, 0, &seq, &s, 1),
+        ONA_ENOMEM);
     fault_alloc_end();
     ck_assert_uint_eq(q.sprite_count, 0);
     ck_assert_uint_eq(q.draw_count, 0);

@@ -7,7 +7,7 @@
  * Memory is kept from frame to frame: after the first frames a queue only grows when a frame
  * draws more than any before, so the per-frame path does not allocate.
  *
- * A draw that continues the previous entry (same system, texture and layer, next submission
+ * A draw that continues the previous entry (same system and key, next submission
  * number) extends it instead of adding one, so a system drawing 10,000 sprites of one texture
  * makes one entry, and the merge sorts a handful of entries rather than every sprite.
  */
@@ -54,7 +54,11 @@ static int grow(void **array, uint32_t *capacity, uint32_t need, size_t elem) {
     return 0;
 }
 
-int ona__render_queue_push(ona__render_queue *q, uint32_t texture, int32_t layer, uint32_t order,
+static bool same_key(const ona__draw_key *a, const ona__draw_key *b) {
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+int ona__render_queue_push(ona__render_queue *q, const ona__draw_key *key, uint32_t order,
                            uint32_t *seq, const ona_sprite *sprites, uint32_t count) {
     if (count == 0)
         return 0;
@@ -64,14 +68,13 @@ int ona__render_queue_push(ona__render_queue *q, uint32_t texture, int32_t layer
              sizeof *q->sprites))
         return ONA_ENOMEM;
     ona__draw *last = q->draw_count ? &q->draws[q->draw_count - 1] : NULL;
-    bool extends = last && last->texture == texture && last->layer == layer &&
-                   last->order == order && last->seq + last->count == *seq &&
-                   last->first + last->count == q->sprite_count;
+    bool extends = last && same_key(&last->key, key) && last->order == order &&
+                   last->seq + last->count == *seq && last->first + last->count == q->sprite_count;
     if (!extends) {
         if (grow((void **)&q->draws, &q->draw_capacity, q->draw_count + 1, sizeof *q->draws))
             return ONA_ENOMEM;
         last = &q->draws[q->draw_count++];
-        *last = (ona__draw){layer, order, *seq, texture, q->sprite_count, 0, 0};
+        *last = (ona__draw){*key, order, *seq, q->sprite_count, 0, 0};
     }
     memcpy(q->sprites + q->sprite_count, sprites, (size_t)count * sizeof *sprites);
     q->sprite_count += count;
@@ -116,8 +119,8 @@ void ona__render_queue_set(ona__render_queue *q, uint32_t order, uint32_t *seq,
 
 static int cmp_draw(const void *pa, const void *pb) {
     const ona__draw *a = *(ona__draw *const *)pa, *b = *(ona__draw *const *)pb;
-    if (a->layer != b->layer)
-        return a->layer < b->layer ? -1 : 1;
+    if (a->key.layer != b->key.layer)
+        return a->key.layer < b->key.layer ? -1 : 1;
     if (a->order != b->order)
         return a->order < b->order ? -1 : 1;
     if (a->seq != b->seq)

@@ -15,11 +15,19 @@
 
 #include "gfx_gl.h"
 
-typedef struct ona__draw {
+/* What a run of sprites is drawn with. Sprites pushed with equal keys, one after the other by
+ * one system, share an entry; consecutive entries (in merge order) with equal keys but the layer
+ * share a draw call. A zeroed field is the default, so callers use designated initialisers and
+ * new fields (blend, shader, target: issue 11) default for them. */
+typedef struct ona__draw_key {
     int32_t layer;
+    uint32_t texture; /* the texture handle's id (texture.h) */
+} ona__draw_key;
+
+typedef struct ona__draw {
+    ona__draw_key key;
     uint32_t order; /* the system's spawn order */
     uint32_t seq;   /* the system's submission number of the first sprite, this frame */
-    uint32_t texture;
     uint32_t first; /* into the queue's sprites */
     uint32_t count;
     uint32_t queue; /* which queue holds the sprites (set by the merge) */
@@ -56,9 +64,9 @@ void ona__render_queue_free(ona__render_queue *q);
 /* Forgets this frame's entries, keeping the memory. */
 void ona__render_queue_clear(ona__render_queue *q);
 
-/* Appends `count` sprites drawn by the system with spawn order `order`, whose submission
- * counter is *seq (advanced by count). Errors: ONA_ENOMEM (nothing appended). */
-int ona__render_queue_push(ona__render_queue *q, uint32_t texture, int32_t layer, uint32_t order,
+/* Appends `count` sprites, drawn with `key`, by the system with spawn order `order`, whose
+ * submission counter is *seq (advanced by count). Errors: ONA_ENOMEM (nothing appended). */
+int ona__render_queue_push(ona__render_queue *q, const ona__draw_key *key, uint32_t order,
                            uint32_t *seq, const ona_sprite *sprites, uint32_t count);
 
 /* Records a camera and/or clear colour set by a system at (order, *seq) (seq advanced by 1). */

@@ -98,8 +98,7 @@ static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, siz
     return NULL;
 }
 
-int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc,
-                    uint32_t threads) {
+int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads) {
     memset(v, 0, sizeof *v);
     memset(&v->camera, 0, sizeof v->camera);
     v->camera.zoom = 1;
@@ -178,8 +177,8 @@ static void apply_input(ona__video *v, const ona_event *e) {
         v->mouse_y = e->as.mouse.y;
         if (e->as.mouse.button >= 1 && e->as.mouse.button <= 32) {
             uint32_t bit = 1u << (e->as.mouse.button - 1);
-            v->mouse_buttons = e->type == ONA_EVENT_MOUSE_DOWN ? v->mouse_buttons | bit
-                                                               : v->mouse_buttons & ~bit;
+            v->mouse_buttons =
+                e->type == ONA_EVENT_MOUSE_DOWN ? v->mouse_buttons | bit : v->mouse_buttons & ~bit;
         }
         break;
     case ONA_EVENT_WINDOW_RESIZED:
@@ -230,8 +229,8 @@ void ona__video_begin_frame(ona__video *v, bool *quit) {
         v->events[v->event_count++] = v->injected[i];
     v->injected_count = 0;
     if (v->window)
-        v->event_count +=
-            ona__window_poll(v->window, v->events + v->event_count, ONA__MAX_EVENTS - v->event_count);
+        v->event_count += ona__window_poll(v->window, v->events + v->event_count,
+                                           ONA__MAX_EVENTS - v->event_count);
     for (uint32_t i = 0; i < v->event_count; i++) {
         const ona_event *e = &v->events[i];
         apply_input(v, e);
@@ -337,22 +336,24 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
                 const ona__draw *d = v->list.sorted[i];
                 memcpy(instances + written, queues[d->queue]->sprites + d->first,
                        (size_t)d->count * sizeof(ona_sprite));
-                if (d->texture == last_texture) {
+                if (d->key.texture == last_texture) {
                     v->runs[runs - 1].count += d->count;
                 } else {
                     ona__gfx_run *r = &v->runs[runs++];
-                    r->texture = ona__textures_gl(&v->textures, d->texture, &r->width, &r->height);
+                    r->texture =
+                        ona__textures_gl(&v->textures, d->key.texture, &r->width, &r->height);
                     r->first = written;
                     r->count = d->count;
-                    last_texture = d->texture;
+                    last_texture = d->key.texture;
                 }
                 written += d->count;
             }
             if (overlay_count) {
-                memcpy(instances + written, overlay_sprites_buf, overlay_count * sizeof(ona_sprite));
+                memcpy(instances + written, overlay_sprites_buf,
+                       overlay_count * sizeof(ona_sprite));
                 ona__gfx_run *r = &v->runs[runs++];
-                r->texture = ona__textures_gl(&v->textures, v->textures.font.id, &r->width,
-                                              &r->height);
+                r->texture =
+                    ona__textures_gl(&v->textures, v->textures.font.id, &r->width, &r->height);
                 r->first = written;
                 r->count = overlay_count;
             }
