@@ -210,6 +210,7 @@ end
 
 return {
   init = function(state)
+    state.kill_sound = ona.audio.sound("kill.wav")
     state.peers = inbox.peers("bullets", "invaders", "score", "player", "shields")
     state.watchers = {}
     state.spent, state.killed = {}, {}
@@ -234,6 +235,7 @@ return {
     for _, k in ipairs(out.kills) do
       inbox.send(peers.invaders, "killed", state.formation.gen, k[1], k[2])
       inbox.send(peers.score, "invader", C.kind_of_row[k[1]])
+      ona.audio.play(state.kill_sound, { volume = 0.6, group = "sfx" })
     end
     if out.hit then
       inbox.send(peers.player, "hit", out.hit)

@@ -101,6 +101,14 @@ function C.abgr(rgba)
 end
 
 -- Sprite layers: lower first.
-C.layer = { backdrop = -10, shields = 1, invaders = 2, cannon = 3, shots = 4, hud = 10 }
+C.layer = { backdrop = -10, shields = 1, invaders = 2, cannon = 3, shots = 4, hud = 10, text = 100 }
+-- The world camera covers layers up to world_last; the text layer above is in screen space, so
+-- the TTF text is rasterised at the window's own pixel size instead of being zoomed.
+C.world_last = 99
+
+-- A sound's stereo position for a world x: -0.8 (left edge) .. 0.8 (right edge).
+function C.pan(x)
+  return (x / C.width) * 1.6 - 0.8
+end
 
 return C

@@ -4,7 +4,7 @@
 --   "over"     no lives left, or the invaders landed; r or enter starts a new game
 --
 --   in:  ("died") from player; ("cleared") and ("landed") from invaders; ("restart") from input
---   out: ("mode", mode, wave, lives, banner) to input, player, invaders, bullets and ui when the
+--   out: ("mode", mode, wave, lives, banner) to input, player, invaders, bullets, score and ui when the
 --        mode, wave or lives change (and to args.report, if given, with the frame number);
 --        ("start", wave) to invaders and ("reset") to shields for a new wave;
 --        ("reset") to player and score for a new game
@@ -34,7 +34,7 @@ local function announce(state)
   elseif state.mode == "pause" then
     banner = state.next_wave and ("WAVE " .. (state.wave + 1)) or "GET READY"
   end
-  for _, to in ipairs({ p.input, p.player, p.invaders, p.bullets, p.ui }) do
+  for _, to in ipairs({ p.input, p.player, p.invaders, p.bullets, p.score, p.ui }) do
     inbox.send(to, "mode", state.mode, state.wave, state.lives, banner)
   end
   if state.report then
@@ -58,6 +58,8 @@ return {
     state.mode = "playing"
     state.timer = 0
     announce(state)
+    ona.audio.music("music.ogg", { loop = true, fade = 1, volume = 0.35 })
+    state.music_on = true
   end,
 
   process = function(state, events, dt)
@@ -104,6 +106,12 @@ return {
     end
     if changed then
       announce(state)
+      if state.mode == "over" then
+        ona.audio.music(nil, { fade = 2 })
+      elseif state.mode == "playing" and not state.music_on then
+        ona.audio.music("music.ogg", { loop = true, fade = 1, volume = 0.35 })
+      end
+      state.music_on = state.mode ~= "over"
     end
   end,
 }

@@ -102,6 +102,18 @@ return {
       local right = key("right") or key("d")
       move = (right and 1 or 0) - (left and 1 or 0)
       fire = pressed_fire or key("space")
+      -- The first gamepad: the left stick or the d-pad moves, A fires, Start restarts.
+      local pad = ona.input.gamepad(1)
+      if pad and pad.connected then
+        local x = pad.axes.leftx or 0
+        if pad.buttons.dpleft or x < -0.4 then
+          move = -1
+        elseif pad.buttons.dpright or x > 0.4 then
+          move = 1
+        end
+        fire = fire or pad.buttons.a
+        restart = restart or (pad.buttons.start and state.mode == "over")
+      end
     end
 
     inbox.send(state.peers.player, "intent", move, fire)

@@ -167,6 +167,11 @@ end
 
 return {
   init = function(state, args)
+    state.march = {}
+    for i = 1, 4 do
+      state.march[i] = ona.audio.sound(("march%d.wav"):format(i))
+    end
+    state.note = 0
     state.peers = inbox.peers("game", "bullets", "collisions")
     state.rng = rng.new(args.seed or 1)
     state.texture = ona.gfx.texture("invaders.png")
@@ -190,6 +195,8 @@ return {
       while state.timer >= interval and steps < 4 do
         state.timer = state.timer - interval
         step(state)
+        state.note = state.note % 4 + 1
+        ona.audio.play(state.march[state.note], { volume = 0.5, group = "sfx" })
         steps = steps + 1
       end
       if steps == 4 then

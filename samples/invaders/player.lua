@@ -28,6 +28,7 @@ local handlers = {
     if life == state.life and state.life > 0 then
       state.life = 0
       state.exploding = config.explode_time
+      ona.audio.play(state.sounds.boom, { volume = 0.9, pan = config.pan(state.x), group = "sfx" })
       inbox.send(state.peers.game, "died")
     end
   end,
@@ -44,6 +45,7 @@ local handlers = {
 
 return {
   init = function(state)
+    state.sounds = { laser = ona.audio.sound("laser.wav"), boom = ona.audio.sound("boom.wav") }
     state.peers = inbox.peers("game", "bullets", "collisions", "invaders")
     state.texture = ona.gfx.texture("cannon.png")
     state.mode = "playing"
@@ -62,6 +64,7 @@ return {
       if state.fire and state.cooldown <= 0 then
         state.cooldown = config.fire_cooldown
         inbox.send(state.peers.bullets, "fire", state.x, config.player_y)
+        ona.audio.play(state.sounds.laser, { volume = 0.4, pan = config.pan(state.x), group = "sfx" })
       end
     end
     inbox.send(state.peers.collisions, "player", state.x, state.life)

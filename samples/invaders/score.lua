@@ -1,6 +1,7 @@
--- score.lua: the score and the high score.
+-- score.lua: the score and the high score, which is saved (ona.save) in the player's data
+-- folder when a game ends with a new one, and loaded at start.
 --
---   in:  ("invader", kind) from collisions; ("reset") from game (a new game)
+--   in:  ("invader", kind) from collisions; ("reset") and ("mode", mode) from game
 --   out: ("score", score, hi) to ui when either changes;
 --        ("score", score, frame) to args.report (optional) when the score changes
 local config = require("config")
@@ -14,6 +15,16 @@ local handlers = {
   reset = function(state)
     state.score = 0
   end,
+  mode = function(state, _, mode)
+    if mode == "over" and state.hi > state.saved_hi then
+      local ok, err = ona.save("highscore", { hi = state.hi })
+      if ok then
+        state.saved_hi = state.hi
+      else
+        ona.log("warn", err)
+      end
+    end
+  end,
 }
 
 return {
@@ -21,6 +32,13 @@ return {
     state.peers = inbox.peers("ui")
     state.report = args.report
     state.score, state.hi = 0, 0
+    local saved, err = ona.load("highscore")
+    if type(saved) == "table" and type(saved.hi) == "number" then
+      state.hi = math.floor(saved.hi)
+    elseif err and not err:find("no such save", 1, true) then
+      ona.log("warn", err) -- a broken save is reported and ignored, not fatal
+    end
+    state.saved_hi = state.hi
   end,
 
   process = function(state)

@@ -1,6 +1,8 @@
 -- ui.lua: the text and the frame around the play: score, high score, wave, lives, banners.
 -- It also points the camera: the 320 x 240 world centred, at the largest zoom that fits the
--- window (a whole number when it is at least 1, so pixels stay square).
+-- window (a whole number when it is at least 1, so pixels stay square). The camera covers the
+-- world's layers only; the text is printed in the runtime's default TTF font on a screen-space
+-- layer, at a size that follows the zoom, so it stays crisp at any window size.
 --
 --   in:  ("score", score, hi) from score; ("mode", mode, wave, lives, banner) from game
 --   out: nothing: it only draws
@@ -18,14 +20,34 @@ local handlers = {
   end,
 }
 
-local function text(x, y, s, tint, scale)
-  ona.gfx.text(x, y, s, { tint = tint, layer = C.layer.hud, scale = scale })
+-- The view of this frame (set in process): world (x, y) is on the screen at
+-- (view.x + x * view.zoom, view.y + y * view.zoom).
+local view = { x = 0, y = 0, zoom = 1 }
+local fonts = {} -- pixel size -> font (the default font at that size)
+
+local function font(size)
+  size = math.max(6, math.floor(size + 0.5))
+  fonts[size] = fonts[size] or ona.gfx.font(size)
+  return fonts[size]
+end
+
+-- Text at world (x, y), `scale` times the 8-unit line height; align "left" or "center" (x is
+-- then the middle).
+local function text(x, y, s, tint, scale, align)
+  local z = view.zoom * (scale or 1)
+  local f = font(8 * z)
+  local opts = { tint = tint, layer = C.layer.text }
+  local sx = view.x + x * view.zoom
+  if align == "center" then
+    local w = ona.gfx.measure(f, s)
+    sx = sx - w / 2
+  end
+  ona.gfx.print(f, s, sx, view.y + y * view.zoom - z, opts)
 end
 
 -- Text centred on x = the world's middle.
 local function centred(y, s, tint, scale)
-  scale = scale or 1
-  text(C.width / 2 - #s * 4 * scale, y, s, tint, scale)
+  text(C.width / 2, y, s, tint, scale, "center")
 end
 
 return {
@@ -49,7 +71,8 @@ return {
       zoom = math.floor(zoom)
     end
     if zoom > 0 then -- not while minimised to nothing
-      ona.gfx.camera(C.width / 2, C.height / 2, zoom)
+      ona.gfx.camera(C.width / 2, C.height / 2, zoom, { layers = { -1000, C.world_last } })
+      view.zoom, view.x, view.y = zoom, w / 2 - C.width / 2 * zoom, h / 2 - C.height / 2 * zoom
     end
     ona.gfx.clear(0, 0, 0)
     ona.gfx.draw(state.pixel, 0, 0, { sx = C.width, sy = C.height, layer = C.layer.backdrop,

@@ -1,0 +1,29 @@
+-- post.lua: the post effect. The world is drawn into a canvas (every system that draws the world
+-- gets it in a "canvas" message and passes it as `target`), and this system draws the canvas on
+-- the screen through post.frag, a game shader: edit post.frag while the game runs and the
+-- picture changes; a compile error is logged with its line and the old shader stays.
+--
+--   out: ("canvas", canvas) to level, camera, player, coins, particles once
+local config = require("config")
+local inbox = require("inbox")
+
+return {
+  init = function(state)
+    state.w, state.h = ona.gfx.size()
+    state.canvas = ona.gfx.canvas(state.w, state.h)
+    state.shader = ona.gfx.shader("post.frag")
+    for _, name in ipairs({ "level", "camera", "player", "coins", "particles" }) do
+      inbox.send(ona.lookup(name), "canvas", state.canvas)
+    end
+  end,
+
+  process = function(state)
+    inbox.dispatch(state, {})
+    local sw, sh = ona.gfx.size()
+    ona.gfx.uniform(state.shader, "u_time", ona.time())
+    ona.gfx.uniform(state.shader, "u_resolution", { sw, sh })
+    ona.gfx.draw(state.canvas, 0, 0, {
+      sx = sw / state.w, sy = sh / state.h, layer = config.layers.screen, shader = state.shader,
+    })
+  end,
+}
