@@ -191,8 +191,8 @@ START_TEST(test_platformer_draws_the_same_on_1_and_2_threads) {
     ck_assert_msg(gold > 200, "HUD frame: %d gold pixels", gold);
     ck_assert_msg(sky > 20000, "sky: %d blue pixels", sky);
     ck_assert_msg(grass > 200, "grass: %d green pixels", grass);
-    free(one);
-    free(two);
+    stbi_image_free(one);
+    stbi_image_free(two);
 }
 END_TEST
 
