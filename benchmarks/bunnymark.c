@@ -984,8 +984,14 @@ int main(int argc, char **argv) {
                              "@60 vs bare C | @60 vs LÖVE | bracket @60/45/30 | points | "
                              "other load |\n");
     bench_report_printf(rep, "|---|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
+    bench_report_chart(rep, "32x32 bunnies held at each frame rate (higher is better)", "bunnies",
+                       false, 3, (const char *const[]){">= 60 FPS", ">= 45 FPS", ">= 30 FPS"});
     for (int c = 0; c < CONFIG_COUNT; c++) {
         const search *s = &searches[c];
+        if (ran[c])
+            bench_report_chart_row(rep, config_names[c],
+                                   (double[]){(double)s->best[0], (double)s->best[1],
+                                              (double)s->best[2]});
         if (!ran[c]) {
             bench_report_printf(rep, "| %s | | skipped: `love` not on PATH | | | | | | | |\n",
                                 config_names[c]);
