@@ -267,12 +267,18 @@ static bool translate(ona__window *w, const SDL_Event *s, ona_event *e) {
     }
 }
 
-uint32_t ona__window_poll(ona__window *w, ona_event *events, uint32_t max) {
+uint32_t ona__window_poll(ona__window *w, ona__gamepads *pads, ona_event *events, uint32_t max) {
     uint32_t n = 0;
     SDL_Event s;
     while (SDL_PollEvent(&s)) {
-        if (n < max && translate(w, &s, &events[n]))
+        /* Hot-plug is handled even when the list is full, so that no pad is left unopened. */
+        ona_event pad;
+        if (ona__gamepads_translate(pads, &s, &pad)) {
+            if (n < max)
+                events[n++] = pad;
+        } else if (n < max && translate(w, &s, &events[n])) {
             n++;
+        }
     }
     return n;
 }
