@@ -22,12 +22,11 @@
 
 #include "ona/base.h"
 #include "ona/gfx.h"
+#include "ona/runtime.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct ona_ctx ona_ctx;
 
 /* How many gamepads may be connected at once; slots are 1..ONA_GAMEPAD_MAX. */
 #define ONA_GAMEPAD_MAX 8
