@@ -407,9 +407,12 @@ START_TEST(test_gamepad_rumble_in_spawn_order) {
     seen.rumble_at = 6; /* the next frame */
     step(rt, 2);
     ck_assert_int_eq(seen.rumble_rc, 1);
-    ck_assert_int_gt(motors.count, before);
-    ck_assert_uint_eq(motors.low[before], 32768);
-    ck_assert_uint_eq(motors.high[before], 0);
+    /* SDL also calls the motors' callback with 0, 0 when a rumble's time is up: look for ours
+     * among the calls since, wherever it is. */
+    bool found = false;
+    for (int i = before; i < motors.count && i < MAX_RUMBLES; i++)
+        found = found || (motors.low[i] == 32768 && motors.high[i] == 0);
+    ck_assert_msg(found, "the native rumble did not reach the pad (%d calls)", motors.count);
     detach_pad(without);
     detach_pad(with);
     ona_runtime_destroy(rt);

@@ -1,7 +1,7 @@
 -- Reports what it sees of gamepads to args.report, one message per fact (tests/test_gamepad.c):
 --   ("event", type, index, button or axis or "", value or 0) for each gamepad event;
 --   ("state", connected, a, dpleft, leftx, lefty, righttrigger, count, name) once a frame.
--- On frame args.rumble_at it calls ona.input.rumble(args.slot or 1, args.low, args.high, 0.5)
+-- On frame args.rumble_at it calls ona.input.rumble(args.slot or 1, args.low, args.high, 30)
 -- and reports ("rumble", result); on frame args.deadzone_at, ona.input.deadzone(1, args.stick,
 -- args.trigger).
 return {
@@ -26,7 +26,7 @@ return {
       ona.send(A.report, "state", false, false, false, 0, 0, 0, #ona.input.gamepads(), "")
     end
     if state.frame == A.rumble_at then
-      ona.send(A.report, "rumble", ona.input.rumble(A.slot or 1, A.low, A.high, 0.5))
+      ona.send(A.report, "rumble", ona.input.rumble(A.slot or 1, A.low, A.high, 30))
     end
     if state.frame == A.deadzone_at then
       ona.input.deadzone(1, A.stick, A.trigger)
