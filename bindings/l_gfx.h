@@ -1,5 +1,5 @@
 /*
- * l_gfx.h: the `ona.gfx` and `ona.input` Lua modules (bindings/l_gfx.c).
+ * l_gfx.h: the `ona.gfx` (bindings/l_gfx.c) and `ona.input` (bindings/l_input.c) Lua modules.
  */
 #ifndef ONA_L_GFX_H
 #define ONA_L_GFX_H
@@ -30,6 +30,11 @@ lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number 
 
 /* Adds `gfx` and `input` to the `ona` table on top of the stack. */
 void ona__lua_open_gfx(lua_State *L);
+
+/* --- l_input.c ------------------------------------------------------------------------------- */
+
+/* Adds `input` to the `ona` table on top of the stack (called by ona__lua_open_gfx). */
+void ona__lua_open_input(lua_State *L);
 /* Pushes a new array of the frame's events (tables with `type` and the event's fields). */
 void ona__lua_push_events(lua_State *L, const struct ona__video *v);
 

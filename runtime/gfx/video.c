@@ -110,7 +110,9 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, 
     if (uv_mutex_init(&v->lock))
         return ONA_ENOMEM;
     v->queues = ona__calloc(threads ? threads : 1, sizeof *v->queues);
-    int rc = v->queues ? ona__textures_init(&v->textures) : ONA_ENOMEM;
+    int rc = v->queues ? ona__gamepads_init(&v->pads, threads) : ONA_ENOMEM;
+    if (rc == 0 && (rc = ona__textures_init(&v->textures)) != 0)
+        ona__gamepads_free(&v->pads);
     if (rc) {
         ona__free(v->queues);
         uv_mutex_destroy(&v->lock);
@@ -137,6 +139,7 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, 
         return rc;
     }
     v->mode = ona__window_is_offscreen(v->window) ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW;
+    ona__gamepads_start(&v->pads);
     ona__window_size(v->window, &v->width, &v->height);
     v->camera.x = (float)v->width / 2;
     v->camera.y = (float)v->height / 2;
@@ -154,6 +157,7 @@ void ona__video_free(ona__video *v) {
     ona__free(v->runs);
     if (v->gfx)
         ona__gfx_destroy(v->gfx);
+    ona__gamepads_free(&v->pads);
     ona__window_destroy(v->window);
     uv_mutex_destroy(&v->lock);
     v->gfx = NULL;
@@ -229,7 +233,9 @@ void ona__video_begin_frame(ona__video *v, bool *quit) {
         v->events[v->event_count++] = v->injected[i];
     v->injected_count = 0;
     if (v->window)
-        v->event_count += ona__window_poll(v->window, v->events + v->event_count,
+        v->event_count += ona__window_poll(v->window, &v->pads, v->events + v->event_count,
+                                           ONA__MAX_EVENTS - v->event_count);
+    v->event_count += ona__gamepads_update(&v->pads, v->events + v->event_count,
                                            ONA__MAX_EVENTS - v->event_count);
     for (uint32_t i = 0; i < v->event_count; i++) {
         const ona_event *e = &v->events[i];
@@ -308,6 +314,7 @@ ona__render_queue *ona__video_queue(ona__video *v, int thread) {
 }
 
 void ona__video_present(ona__video *v, const ona__overlay *overlay) {
+    ona__gamepads_apply(&v->pads);
     ona__render_queue *queues[256];
     uint32_t nq = ONA_MIN(v->queue_count, 256u);
     for (uint32_t i = 0; i < nq; i++)

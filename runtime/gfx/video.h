@@ -8,6 +8,7 @@
 
 #include "ona/gfx.h"
 
+#include "gamepad.h"
 #include "gfx_gl.h"
 #include "render_queue.h"
 #include "texture.h"
@@ -35,6 +36,9 @@ typedef struct ona__video {
     bool keys[ONA__MAX_SCANCODES];
     float mouse_x, mouse_y;
     uint32_t mouse_buttons;  /* bit (button - 1) */
+    /* Gamepads (gamepad.c): slots, their snapshot (written like the state above), and the
+     * per-thread command queues applied by main in present. */
+    ona__gamepads pads;
 
     /* Screenshot requests may come from any thread (a system); guarded by `lock`. */
     uv_mutex_t lock;
@@ -70,13 +74,14 @@ typedef struct ona__overlay {
 /* `threads`: how many threads draw (one render queue each). */
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads);
 void ona__video_free(ona__video *v);
-/* Main, before the turns: polls the window, takes injected events, updates input state. Sets
- * *quit when the window was closed. */
+/* Main, before the turns: polls the window, takes injected events, updates input state (and the
+ * gamepads' snapshot, appending their axis events). Sets *quit when the window was closed. */
 void ona__video_begin_frame(ona__video *v, bool *quit);
 /* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
-/* Main, after the turns: uploads textures, merges the queues, draws, the overlay (when on and
- * `overlay` is given), screenshots, swaps; then clears the queues. */
+/* Main, after the turns: applies the gamepad commands systems queued, uploads textures, merges the
+ * queues, draws, the overlay (when on and `overlay` is given), screenshots, swaps; then clears the
+ * queues. */
 void ona__video_present(ona__video *v, const ona__overlay *overlay);
 /* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */

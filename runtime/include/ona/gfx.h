@@ -73,6 +73,13 @@ typedef enum ona_event_type {
     ONA_EVENT_WINDOW_FOCUS,
     ONA_EVENT_WINDOW_BLUR,
     ONA_EVENT_QUIT,
+    /* Gamepads and input (issue 10), appended so that the values above keep their numbers
+     * (ona/input.h). */
+    ONA_EVENT_GAMEPAD_ADDED,
+    ONA_EVENT_GAMEPAD_REMOVED,
+    ONA_EVENT_GAMEPAD_BUTTON_DOWN,
+    ONA_EVENT_GAMEPAD_BUTTON_UP,
+    ONA_EVENT_GAMEPAD_AXIS,
 } ona_event_type;
 
 /* One input event. Every system sees the same immutable list of a frame's events. */
@@ -97,6 +104,12 @@ typedef struct ona_event {
         struct {
             int width, height;
         } window;
+        /* Gamepads and input (issue 10): GAMEPAD_* events (ona/input.h). */
+        struct {
+            int index;     /* the pad's slot, 1..ONA_GAMEPAD_MAX */
+            char name[16]; /* button or axis: "a", "dpleft", "leftx", "righttrigger"; "" else */
+            float value;   /* axis: after the dead zone; button: 1 down, 0 up */
+        } gamepad;
     } as;
 } ona_event;
 
