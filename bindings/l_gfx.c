@@ -202,7 +202,7 @@ static int l_gfx_draw(lua_State *L) {
     return 0;
 }
 
-/* ona.gfx.draw_sprites(texture, buffer [, count [, layer]]): draws the first `count` (default
+/* ona.gfx.draw_sprites(texture, buffer [, count [, layer | opts]]): draws the first `count` (default
  * all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
  * system's: its sprites are copied into the render queue. */
 static int l_gfx_draw_sprites(lua_State *L) {
@@ -221,11 +221,16 @@ static int l_gfx_draw_sprites(lua_State *L) {
     lua_Number n = ona__lua_optnumber(L, 3, fn, (lua_Number)available);
     if (n < 0 || n > (lua_Number)available || n != floor(n))
         ona__lua_argerror(L, 3, fn, "count must be an integer from 0 to the buffer's length");
-    lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
-    if (layer != floor(layer) || fabs(layer) > 1000000)
-        ona__lua_argerror(L, 4, fn, "layer must be an integer");
-    ona__lua_draw(L, fn, &(ona__draw_key){.layer = (int32_t)layer, .texture = tex.id},
-                  ona_buffer_data(b->buffer), (uint32_t)n);
+    ona__draw_key key = {.texture = tex.id};
+    if (lua_istable(L, 4)) { /* the draw options (layer, blend, shader, target) */
+        ona__lua_draw_key(L, 4, fn, &key);
+    } else {
+        lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
+        if (layer != floor(layer) || fabs(layer) > 1000000)
+            ona__lua_argerror(L, 4, fn, "layer must be an integer");
+        key.layer = (int32_t)layer;
+    }
+    ona__lua_draw(L, fn, &key, ona_buffer_data(b->buffer), (uint32_t)n);
     return 0;
 }
 
