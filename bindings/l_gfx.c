@@ -202,8 +202,8 @@ static int l_gfx_draw(lua_State *L) {
     return 0;
 }
 
-/* ona.gfx.draw_sprites(texture, buffer [, count [, layer | opts]]): draws the first `count` (default
- * all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
+/* ona.gfx.draw_sprites(texture, buffer [, count [, layer | opts]]): draws the first `count`
+ * (default all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
  * system's: its sprites are copied into the render queue. */
 static int l_gfx_draw_sprites(lua_State *L) {
     static const char fn[] = "ona.gfx.draw_sprites";

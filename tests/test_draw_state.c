@@ -436,6 +436,7 @@ START_TEST(test_draw_state_lua_misuse_names_the_line) {
         {"canvas", "ona.gfx.canvas: bad argument #1 (width must be an integer"},
         {"layer", "ona.gfx.layer: bad argument #2 (a layer has no target"},
         {"to_world", "ona.gfx.to_world: bad argument #3 (layer must be an integer"},
+        {"sprites", "ona.gfx.draw_sprites: bad argument #4 (opts.blend must be"},
     };
     ona_runtime *rt = make_runtime(1, ONA_VIDEO_NONE);
     ona_system none = {0};

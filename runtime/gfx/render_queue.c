@@ -210,7 +210,8 @@ static int order_passes(ona__render_list *list) {
     uint32_t by_rank[MAX_ORDERED];
     for (uint32_t t = 0; t < ordered; t++)
         by_rank[rank[t]] = list->passes[t];
-    memcpy(list->passes, by_rank, ordered * sizeof *list->passes);
+    if (ordered)
+        memcpy(list->passes, by_rank, ordered * sizeof *list->passes);
     return 0;
 }
 

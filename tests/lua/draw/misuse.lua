@@ -24,6 +24,8 @@ return {
       ona.gfx.layer(1, { target = state.canvas }) -- [layer]
     elseif c == 8 then
       ona.gfx.to_world(1, 2, 1.5) -- [to_world]
+    elseif c == 9 then
+      ona.gfx.draw_sprites(state.white, ona.gfx.sprites(1), 1, { blend = "x" }) -- [sprites]
     end
   end,
 }
