@@ -43,8 +43,8 @@ int ona__draw_key_check(ona_runtime *rt, const ona__draw_key *key, const char **
 
 ona__setting ona__camera_setting(const ona_camera_desc *d) {
     ona__setting s = {.kind = ONA__SET_CAMERA};
-    s.lo = d->all_layers ? INT32_MIN : d->layer_lo;
-    s.hi = d->all_layers ? INT32_MAX : d->layer_hi;
+    s.lo = d->layer_range ? d->layer_lo : INT32_MIN;
+    s.hi = d->layer_range ? d->layer_hi : INT32_MAX;
     s.camera = (ona__camera){d->x,          d->y,          d->zoom > 0 ? d->zoom : 1,
                              d->viewport_x, d->viewport_y, d->viewport_w,
                              d->viewport_h};

@@ -185,7 +185,7 @@ int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc
 }
 
 int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc) {
-    if (!ctx || !desc || (!desc->all_layers && desc->layer_lo > desc->layer_hi) ||
+    if (!ctx || !desc || (desc->layer_range && desc->layer_lo > desc->layer_hi) ||
         desc->viewport_w < 0 || desc->viewport_h < 0)
         return ONA_EINVAL;
     ona__setting s = ona__camera_setting(desc);

@@ -348,8 +348,8 @@ static int native_process(ona_ctx *ctx, void *state, double dt) {
         ona_ctx_draw_ex(ctx, native.canvas, &(ona_draw_desc){.target = native.canvas}, &s, 1);
     native.bad_shader_rc =
         ona_ctx_draw_ex(ctx, native.white, &(ona_draw_desc){.shader = {77}}, &s, 1);
-    native.bad_camera_rc =
-        ona_ctx_camera(ctx, &(ona_camera_desc){.layer_lo = 3, .layer_hi = 1, .zoom = 1});
+    native.bad_camera_rc = ona_ctx_camera(
+        ctx, &(ona_camera_desc){.layer_range = true, .layer_lo = 3, .layer_hi = 1, .zoom = 1});
     /* Into the canvas (16x16 white at its top-left), then the canvas at scale 2 on layer 1,
      * under a camera for layer 1 only that shows world (32, 32) at the window's centre. */
     ck_assert_int_eq(ona_ctx_draw_ex(ctx, native.white,
@@ -357,10 +357,14 @@ static int native_process(ona_ctx *ctx, void *state, double dt) {
                          ? -1
                          : 0,
                      0);
+    /* Layer 0 has no camera: an 8x8 white square at window pixels 0..7. */
+    ona_sprite corner = {.scale_x = 8, .scale_y = 8, .tint = 0xFFFFFFFFu};
+    ck_assert_int_eq(ona_ctx_draw_ex(ctx, native.white, NULL, &corner, 1), 0);
     ona_sprite c = {.scale_x = 2, .scale_y = 2, .tint = 0xFFFFFFFFu};
     int rc = ona_ctx_draw_ex(ctx, native.canvas, &(ona_draw_desc){.layer = 1}, &c, 1);
     rc |= ona_ctx_camera(
-        ctx, &(ona_camera_desc){.x = 32, .y = 32, .zoom = 1, .layer_lo = 1, .layer_hi = 1});
+        ctx, &(ona_camera_desc){
+                 .x = 32, .y = 32, .zoom = 1, .layer_range = true, .layer_lo = 1, .layer_hi = 1});
     return rc;
 }
 
@@ -387,6 +391,7 @@ START_TEST(test_draw_state_c_api) {
     EXPECT_NEAR(p, 62, 62, 255, 255, 255);
     EXPECT_NEAR(p, 70, 70, 0, 0, 0); /* the canvas's transparent part shows the clear colour */
     EXPECT_NEAR(p, 20, 20, 0, 0, 0);
+    EXPECT_NEAR(p, 4, 4, 255, 255, 255); /* layer 0: the layer-1 camera does not apply */
     stbi_image_free(p);
     ona_runtime_destroy(rt);
 }
