@@ -7,6 +7,7 @@
  * it sends and receives through the same actor functions (core/actor.c) as Lua systems, with the
  * same message encoding. Its state block is zeroed again on restart.
  */
+#include "draw_state.h"
 #include "runtime_internal.h"
 
 #include <stdio.h>
@@ -163,6 +164,32 @@ int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite 
         return ONA_EINVAL;
     return ona__system_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = texture.id},
                             sprites, count);
+}
+
+/* Issue 11: the draw options and cameras per layer range (draw_state.c). */
+int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc,
+                    const ona_sprite *sprites, uint32_t count) {
+    if (!ctx || (!sprites && count))
+        return ONA_EINVAL;
+    ona__draw_key key = {.texture = texture.id};
+    if (desc) {
+        key.layer = desc->layer;
+        key.blend = (uint32_t)desc->blend;
+        key.shader = desc->shader.id;
+        key.target = desc->target.id;
+    }
+    const char *why;
+    if (ona__draw_key_check(ona_ctx_runtime(ctx), &key, &why))
+        return ONA_EINVAL;
+    return ona__system_draw(ctx->sys, &key, sprites, count);
+}
+
+int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc) {
+    if (!ctx || !desc || (desc->layer_range && desc->layer_lo > desc->layer_hi) ||
+        desc->viewport_w < 0 || desc->viewport_h < 0)
+        return ONA_EINVAL;
+    ona__setting s = ona__camera_setting(desc);
+    return ona__system_set(ctx->sys, &s);
 }
 
 int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m) {

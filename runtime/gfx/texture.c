@@ -49,7 +49,8 @@ static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, b
     s->height = h;
     s->pixels = pixels;
     s->gl = 0;
-    s->placeholder = placeholder;
+    s->fbo = 0;
+    s->placeholder = placeholder; /* `canvas` stays as the caller set it: slots start zeroed */
     t->pending++;
     out->id = make_id(index, s->generation);
     /* release: readers that see the id see the fields above. */
@@ -108,7 +109,9 @@ int ona__textures_init(ona__textures *t) {
 void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
     for (uint32_t i = 0; i < t->used; i++) {
         ona__texture *s = &t->slots[i];
-        if (gfx && s->gl)
+        if (gfx && s->canvas)
+            ona__gfx_canvas_free(gfx, s->gl, s->fbo);
+        else if (gfx && s->gl)
             ona__gfx_texture_free(gfx, s->gl);
         ona__free(s->pixels);
         ona__free(s->path);
@@ -182,8 +185,9 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
         size <= INT32_MAX ? stbi_load_from_memory(file, (int)size, w, h, &channels, 4) : NULL;
     ona__free(file);
     if (!decoded) {
-        ona_log(ONA_LOG_ERROR, who, "texture %s: not a readable image (%s); drawing the "
-                                    "placeholder instead",
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: not a readable image (%s); drawing the "
+                "placeholder instead",
                 path, stbi_failure_reason() ? stbi_failure_reason() : "unknown format");
         return ONA_EFORMAT;
     }
@@ -233,8 +237,8 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
     }
     uv_mutex_unlock(&t->lock);
     if (rc)
-        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path,
-                ona_strerror(rc), ONA__MAX_TEXTURES);
+        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path, ona_strerror(rc),
+                ONA__MAX_TEXTURES);
     return rc;
 }
 
@@ -273,6 +277,34 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
     return rc;
 }
 
+int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !out)
+        return ONA_EINVAL;
+    uv_mutex_lock(&t->lock);
+    int rc = ONA_ELIMIT;
+    if (t->used < ONA__MAX_TEXTURES) {
+        /* Marked a canvas before insert publishes the id (release), so readers see it. */
+        t->slots[t->used].canvas = true;
+        rc = insert(t, NULL, width, height, NULL, false, out);
+    }
+    uv_mutex_unlock(&t->lock);
+    return rc;
+}
+
+bool ona__textures_is_canvas(ona__textures *t, uint32_t id) {
+    ona__texture *s = slot_of(t, id);
+    return s && s->canvas;
+}
+
+uint32_t ona__textures_fbo(ona__textures *t, uint32_t id, int *width, int *height) {
+    ona__texture *s = slot_of(t, id);
+    if (!s || !s->canvas)
+        return 0;
+    *width = s->width;
+    *height = s->height;
+    return s->fbo;
+}
+
 bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height) {
     ona__texture *s = slot_of(t, tex.id);
     if (!s)
@@ -286,6 +318,15 @@ void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_lock(&t->lock);
     for (uint32_t i = 0; i < t->used && t->pending; i++) {
         ona__texture *s = &t->slots[i];
+        if (s->canvas && !s->gl) {
+            if (ona__gfx_canvas_create(gfx, s->width, s->height, &s->gl, &s->fbo) != 0)
+                ona_log(ONA_LOG_ERROR, "gfx",
+                        "canvas %dx%d: cannot make its framebuffer; drawing into it is "
+                        "discarded",
+                        s->width, s->height);
+            t->pending--;
+            continue;
+        }
         if (!s->pixels)
             continue;
         if (s->gl) { /* reloaded: the new pixels replace the old texture */

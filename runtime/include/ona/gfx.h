@@ -113,6 +113,40 @@ typedef struct ona_event {
     } as;
 } ona_event;
 
+/* --- Draw state (issue 11: cameras per layer range, canvases, shaders, blend modes) ---------- */
+
+/* How a draw's colour meets what is already there. */
+typedef enum ona_blend {
+    ONA_BLEND_DEFAULT = 0,   /* the layer's default (ona.gfx.layer), else alpha */
+    ONA_BLEND_ALPHA,         /* src * a + dst * (1 - a) */
+    ONA_BLEND_PREMULTIPLIED, /* src + dst * (1 - a): textures whose colour is already times a */
+    ONA_BLEND_ADD,           /* dst + src * a: light, fire, particles */
+    ONA_BLEND_MULTIPLY,      /* dst * src (alpha ignored: transparent texels should be white) */
+} ona_blend;
+
+/* A game fragment shader (ona_runtime_shader_load); generation-checked like textures; 0 is none. */
+typedef struct ona_shader {
+    uint32_t id;
+} ona_shader;
+
+/* How a native system's sprites are drawn (ona_ctx_draw_ex). Every 0 means the default. */
+typedef struct ona_draw_desc {
+    int layer;          /* lower layers first; within a layer, systems in spawn order */
+    ona_blend blend;    /* 0: the layer's default, else alpha */
+    ona_shader shader;  /* 0: the layer's, else the runtime's sprite shader */
+    ona_texture target; /* a canvas (ona_runtime_canvas) to draw into; 0: the screen */
+} ona_draw_desc;
+
+/* A camera (ona_ctx_camera): the world point (x, y) shown at the viewport's centre, the zoom,
+ * the layers it applies to and the part of the window drawn into. Every 0 means the default. */
+typedef struct ona_camera_desc {
+    float x, y;
+    float zoom;             /* 0: 1 */
+    bool layer_range;       /* true: only layers layer_lo..layer_hi; false: every layer */
+    int layer_lo, layer_hi; /* inclusive */
+    float viewport_x, viewport_y, viewport_w, viewport_h; /* pixels; w or h 0: the whole window */
+} ona_camera_desc;
+
 #ifdef __cplusplus
 }
 #endif

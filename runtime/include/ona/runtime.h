@@ -323,6 +323,37 @@ ONA_API void ona_ctx_quit(ona_ctx *ctx);
 ONA_API int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
                          uint32_t count);
 
+/* --- Draw state (issue 11): canvases, game shaders, draw options, cameras per layer range ----- */
+
+/* Makes a canvas: a width x height texture (RGBA8, transparent at first) that draws can target
+ * (ona_draw_desc.target) and that is drawn like any texture, in the same frame (the merge draws
+ * a canvas's pass before any pass that samples it) or later. It keeps its contents from frame
+ * to frame until cleared (ona.gfx.canvas_clear). Its GL objects are made by main before the next
+ * frame is drawn; with ONA_VIDEO_NONE the handle works and drawing into it is discarded. The
+ * runtime owns it until it is destroyed. Any thread. Errors: ONA_EINVAL (a side <= 0 or over
+ * 16384), ONA_ELIMIT (the texture table is full). */
+ONA_API int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out);
+
+/* Loads a game fragment shader (path absolute or under a script root), linked with the
+ * runtime's sprite vertex stage (the interface is in shaders/sprite.frag's comment: inputs
+ * v_uv and v_tint, output o_color, sampler u_texture at binding 0, uniforms u_texture_size and
+ * u_time). It is compiled by main before the next frame is drawn and recompiled when its file
+ * changes (a compile error logs "path:line: message" and keeps the old program; one that never
+ * compiled draws with the sprite shader, said once). The same path gives the same handle. Any
+ * thread. Errors: ONA_EINVAL, ONA_ENOENT (no such file; logged), ONA_ELIMIT (256 shaders). */
+ONA_API int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out);
+
+/* ona_ctx_draw with the full draw options (layer, blend, shader, target). The sprites are
+ * copied. Errors: ONA_EINVAL (a stale shader, a target that is not a canvas, a canvas drawn into
+ * itself, a blend outside ona_blend), ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc,
+                            const ona_sprite *sprites, uint32_t count);
+
+/* Sets the camera of a layer range from the next frame on (the last setter in spawn order
+ * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side),
+ * ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
+
 #ifdef __cplusplus
 }
 #endif
