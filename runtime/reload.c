@@ -4,7 +4,7 @@
  * Design note. The core's watcher (core/hot_reload.c) says which files changed since the last
  * boundary; here each change goes to whatever uses that file, before the frame's turns: the
  * sprite shaders recompile (gfx), a texture is decoded again and re-uploaded under the same
- * handle (gfx), and every Lua system whose script or required project module is that file
+ * handle (gfx), a sound is decoded again under the same handle (audio), and every Lua system whose script or required project module is that file
  * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
  * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
  * again. A successful reload of a paused system (it failed while files are watched) resumes it
@@ -28,6 +28,14 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag"))) {
             used = true;
             if (ona__gfx_reload_shaders(v->gfx) == 0)
+                reloaded++;
+            else
+                failed++;
+        }
+        int a = rt->audio_ready ? ona__audio_reload(&rt->audio, path) : ONA_ENOENT;
+        if (a != ONA_ENOENT) { /* a sound (issue 10) */
+            used = true;
+            if (a == 0)
                 reloaded++;
             else
                 failed++;
