@@ -708,6 +708,65 @@ START_TEST(test_audio_lua_misuse) {
 }
 END_TEST
 
+/* The C API's refusals, from inside a native system's callback and outside one. */
+typedef struct c_calls {
+    ona_sound sound;
+    int rc[12];
+    ona_voice voice;
+} c_calls;
+
+static int c_calls_init(ona_ctx *ctx, void *state) {
+    c_calls *c = ona_ctx_user(ctx);
+    (void)state;
+    char long_name[40];
+    memset(long_name, 'g', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    c->rc[0] = ona_ctx_audio_play(ctx, (ona_sound){12345}, NULL, &c->voice);
+    c->rc[1] = ona_ctx_audio_play(ctx, c->sound, &(ona_play_desc){.pan = 2}, NULL);
+    c->rc[2] = ona_ctx_audio_play(ctx, c->sound, &(ona_play_desc){.pitch = 100}, NULL);
+    c->rc[3] = ona_ctx_audio_play(ctx, c->sound, &(ona_play_desc){.group = long_name}, NULL);
+    c->rc[4] = ona_ctx_audio_volume(ctx, NULL, 1);
+    c->rc[5] = ona_ctx_audio_volume(ctx, "sfx", -1);
+    c->rc[6] = ona_ctx_audio_music(ctx, "x.ogg", &(ona_music_desc){.fade = -1});
+    c->rc[7] = ona_ctx_audio_stop(ctx, (ona_voice){42}); /* never played: fine */
+    c->rc[8] = ona_ctx_audio_music(ctx, NULL, NULL);     /* no music: fine */
+    c->rc[9] = ona_ctx_audio_volume(ctx, "music", 0.5f);
+    c->rc[10] = ona_ctx_audio_play(ctx, c->sound, NULL, &c->voice);
+    for (int g = 0; g < ONA_AUDIO_MAX_GROUPS + 1 && c->rc[11] == 0; g++) {
+        char name[16];
+        snprintf(name, sizeof name, "group%d", g);
+        c->rc[11] = ona_ctx_audio_volume(ctx, name, 1);
+    }
+    return 0;
+}
+
+START_TEST(test_audio_c_api_errors) {
+    ona_runtime_desc desc = {.threads = 1, .no_audio = true};
+    ona_runtime *rt;
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
+    c_calls c = {0};
+    write_wav(game_path("ok.wav"), 48000, 1, 10, 100);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("ok.wav"), &c.sound), 0);
+    ona_system sys;
+    ck_assert_int_eq(
+        ona_runtime_spawn_native(
+            rt, &(ona_system_desc){.name = "c_calls", .init = c_calls_init, .user = &c}, &sys),
+        0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    static const int expect[] = {ONA_ESTALE, ONA_EINVAL, ONA_EINVAL, ONA_EINVAL,
+                                 ONA_EINVAL, ONA_EINVAL, ONA_EINVAL, 0,
+                                 0,          0,          0,          ONA_ELIMIT};
+    for (int i = 0; i < 12; i++)
+        ck_assert_msg(c.rc[i] == expect[i], "call %d: %d, expected %d", i, c.rc[i], expect[i]);
+    /* the second play of this system's slot (the first was refused before it counted) */
+    ck_assert_uint_eq(c.voice.id, ((sys.id & 0xFFFFF) << 32) | 1);
+    ck_assert_int_eq(ona_ctx_audio_play(NULL, c.sound, NULL, NULL), ONA_EINVAL);
+    ck_assert_int_eq(ona_ctx_audio_stop(NULL, c.voice), ONA_EINVAL);
+    ck_assert_int_eq(ona_runtime_sound_load(NULL, "ok.wav", &c.sound), ONA_EINVAL);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 static Suite *audio_suite(void) {
     Suite *s = suite_create("audio");
     TCase *mixer = tcase_create("mixer");
@@ -726,6 +785,7 @@ static Suite *audio_suite(void) {
     tcase_add_test(sounds, test_audio_hot_reload);
     tcase_add_test(sounds, test_audio_silent_without_device);
     tcase_add_test(sounds, test_audio_lua_misuse);
+    tcase_add_test(sounds, test_audio_c_api_errors);
     suite_add_tcase(s, sounds);
     TCase *disk = tcase_create("disk");
     tcase_add_checked_fixture(disk, disk_setup, disk_teardown);
