@@ -175,11 +175,18 @@ void ona__audio_frame(ona__audio *a) {
     if (!a->open)
         return;
     ona__audio_list *l = &a->list;
+    uint32_t last_sound = 0; /* plays of one sound in a row resolve it once */
+    const ona__pcm *last_pcm = NULL;
     for (uint32_t i = 0; i < l->count; i++) {
         ona__audio_cmd *c = &l->cmds[i];
-        if (c->op == ONA__AUDIO_PLAY)
-            c->pcm = ona__sounds_pcm(&a->sounds, c->sound);
-        else if (c->op == ONA__AUDIO_MUSIC)
+        if (c->op == ONA__AUDIO_PLAY) {
+            if (c->sound != last_sound) {
+                last_sound = c->sound;
+                last_pcm = ona__sounds_pcm(&a->sounds, c->sound);
+            }
+            c->pcm = last_pcm;
+        }
+        if (c->op == ONA__AUDIO_MUSIC)
             c->stream = ona__music_open(c->path_ptr, c->loop);
     }
     ona__stream *retired[ONA__MIX_RETIRED];

@@ -104,7 +104,10 @@ int ona__audio_merge(ona__audio_queue *const *queues, uint32_t queue_count, ona_
     }
     /* (order, seq) is unique per command: a system's turn runs on one thread at a time and its
      * submission counter only grows within a frame, so qsort's instability cannot show. */
-    if (list->count > 1)
+    bool sorted = true; /* the usual case with one thread, or one system playing */
+    for (uint32_t i = 1; i < list->count && sorted; i++)
+        sorted = by_key(&list->cmds[i - 1], &list->cmds[i]) < 0;
+    if (!sorted)
         qsort(list->cmds, list->count, sizeof *list->cmds, by_key);
     return 0;
 }
@@ -173,6 +176,9 @@ static void stop_music(ona__mixer *m, float fade) {
 }
 
 void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count) {
+    /* Once a play finds every voice busy, later plays of this list are dropped without scanning
+     * again, until a stop frees one: a list of 1,000 plays costs 1,000 scans at most once. */
+    bool full = false;
     for (uint32_t i = 0; i < count; i++) {
         const ona__audio_cmd *c = &cmds[i];
         m->commands_applied++;
@@ -180,12 +186,17 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
         case ONA__AUDIO_PLAY: {
             if (!c->pcm || c->pcm->count == 0)
                 break; /* the silent placeholder: nothing to play */
+            if (full) {
+                m->dropped++;
+                break;
+            }
             ona__voice *v = NULL;
             for (uint32_t s = 0; s < ONA_AUDIO_MAX_VOICES && !v; s++)
                 if (!m->voices[s].handle)
                     v = &m->voices[s];
             if (!v) {
                 m->dropped++;
+                full = true;
                 break;
             }
             *v = (ona__voice){.handle = c->voice,
@@ -199,6 +210,7 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
             break;
         }
         case ONA__AUDIO_STOP:
+            full = false;
             for (uint32_t s = 0; s < ONA_AUDIO_MAX_VOICES; s++)
                 if (m->voices[s].handle == c->voice)
                     m->voices[s] = (ona__voice){0};
