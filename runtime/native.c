@@ -244,8 +244,8 @@ int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume) {
         return ONA_EINVAL;
     ona__audio_cmd cmd;
     const char *why = NULL;
-    int rc = ona__audio_volume_cmd(&ona__runtime_of(ctx->sys->core)->audio, group, volume, &cmd,
-                                   &why);
+    int rc =
+        ona__audio_volume_cmd(&ona__runtime_of(ctx->sys->core)->audio, group, volume, &cmd, &why);
     return rc ? rc : audio_push(ctx, &cmd, NULL, NULL);
 }
 

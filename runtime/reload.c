@@ -4,11 +4,12 @@
  * Design note. The core's watcher (core/hot_reload.c) says which files changed since the last
  * boundary; here each change goes to whatever uses that file, before the frame's turns: the
  * sprite shaders recompile (gfx), a texture is decoded again and re-uploaded under the same
- * handle (gfx), a sound is decoded again under the same handle (audio), and every Lua system whose script or required project module is that file
+ * handle (gfx), and every Lua system whose script or required project module is that file
  * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
  * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
  * again. A successful reload of a paused system (it failed while files are watched) resumes it
- * with its state kept (ona__core_resume): edit and continue.
+ * with its state kept (ona__core_resume): edit and continue. A changed sound (issue 10) is
+ * decoded again under the same handle (runtime/audio/audio.c).
  */
 #include "lua_host.h"
 
