@@ -469,7 +469,6 @@ void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
         *height = rt ? rt->video.height : 0;
 }
 
-
 /* --- Audio (issue 10) ----------------------------------------------------------------------- */
 
 int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
