@@ -8,7 +8,8 @@
  * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
  * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
  * again. A successful reload of a paused system (it failed while files are watched) resumes it
- * with its state kept (ona__core_resume): edit and continue.
+ * with its state kept (ona__core_resume): edit and continue. A changed sound (issue 10) is
+ * decoded again under the same handle (runtime/audio/audio.c).
  */
 #include "lua_host.h"
 
@@ -36,6 +37,14 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
         if (sh != ONA_ENOENT) {
             used = true;
             if (sh == 0)
+                reloaded++;
+            else
+                failed++;
+        }
+        int a = rt->audio_ready ? ona__audio_reload(&rt->audio, path) : ONA_ENOENT;
+        if (a != ONA_ENOENT) { /* a sound (issue 10) */
+            used = true;
+            if (a == 0)
                 reloaded++;
             else
                 failed++;

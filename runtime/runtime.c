@@ -166,6 +166,10 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rt->video_ready = rc == 0;
     }
     if (rc == 0) {
+        rc = ona__audio_init(&rt->audio, desc.no_audio, desc.threads, desc.max_systems);
+        rt->audio_ready = rc == 0;
+    }
+    if (rc == 0) {
         rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
@@ -201,6 +205,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
     if (rt->core_ready)
         ona__core_free(&rt->core);
     ona__watchdog_stop(rt->watchdog); /* after the systems' exits, which it watches */
+    if (rt->audio_ready)
+        ona__audio_free(&rt->audio);
     if (rt->video_ready)
         ona__video_free(&rt->video);
     if (rt->hot_ready)
@@ -314,6 +320,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__signals_turns(rt, false);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
     ona__video_present(&rt->video, &overlay);
+    ona__audio_frame(&rt->audio); /* this frame's audio commands, merged, to the mixer */
     core->in_step = false;
     uint64_t end = ona__now_ns();
     if (core->tracing)
@@ -462,3 +469,19 @@ void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
         *height = rt ? rt->video.height : 0;
 }
 
+/* --- Audio (issue 10) ----------------------------------------------------------------------- */
+
+int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
+    if (!rt || !out)
+        return ONA_EINVAL;
+    out->id = rt->audio.sounds.placeholder.id;
+    if (!path)
+        return ONA_EINVAL;
+    char resolved[4096];
+    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0)
+        snprintf(resolved, sizeof resolved, "%s", path);
+    int rc = ona__sounds_load(&rt->audio.sounds, resolved, "audio", out);
+    if (rc == 0)
+        ona__hot_reload_watch(&rt->hot, resolved);
+    return rc;
+}

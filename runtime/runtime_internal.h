@@ -11,6 +11,7 @@
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
 
+#include "audio/audio.h" /* runtime/audio (issue 10) */
 #include "core.h"
 #include "hot_reload.h"
 #include "paths.h"
@@ -52,6 +53,8 @@ struct ona_runtime {
      * main-thread functions refuse to run then (ONA_ETHREAD). */
     bool in_call;
     ona__signals signals;
+    ona__audio audio; /* issue 10: sounds, command queues, the device and its mixer */
+    bool audio_ready;
 };
 
 static inline ona_runtime *ona__runtime_of(ona__core *core) {

@@ -4,7 +4,7 @@
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
- *       [--memory-cap SIZE|none] [key=value ...]
+ *       [--memory-cap SIZE|none] [--no-audio] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -50,6 +50,7 @@ static void usage(FILE *to) {
                 "  --stats            log statistics once a second, and a table at the end\n"
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
+                "  --no-audio         never open an audio device (sounds play silently)\n"
                 "  --memory-cap SIZE  cap of each Lua system's heap: bytes, or with K, M or G;\n"
                 "                     none for no cap (default: an eighth of the RAM)\n"
                 "  -h, --help         this text\n"
@@ -86,6 +87,7 @@ typedef struct options {
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
     size_t memory_cap;                  /* 0 = the runtime's default */
     bool stats, headless, watch;
+    bool no_audio; /* issue 10 */
     int width, height;
     ona_vsync vsync;
 } options;
@@ -104,6 +106,7 @@ enum {
     OPT_NO_WATCH,
     OPT_MEMORY_CAP,
     OPT_TURN_BUDGET,
+    OPT_NO_AUDIO,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +123,7 @@ static const struct option long_options[] = {
     {"no-watch", no_argument, NULL, OPT_NO_WATCH},
     {"memory-cap", required_argument, NULL, OPT_MEMORY_CAP},
     {"turn-budget", required_argument, NULL, OPT_TURN_BUDGET},
+    {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
     {NULL, 0, NULL, 0},
 };
 
@@ -263,6 +267,9 @@ static int parse_args(int argc, char **argv, options *o) {
             break;
         case OPT_NO_WATCH:
             o->watch = false;
+            break;
+        case OPT_NO_AUDIO:
+            o->no_audio = true;
             break;
         case OPT_FRAMES:
         case OPT_WORKERS:
@@ -433,6 +440,7 @@ int main(int argc, char **argv) {
         .script_roots = roots,
         .hot_reload = o.watch,
         .handle_signals = true,
+        .no_audio = o.no_audio,
         .turn_budget_ms = o.turn_budget < 0    ? 0
                           : o.turn_budget == 0 ? ONA_BUDGET_OFF
                                                : (uint32_t)o.turn_budget,

@@ -11,6 +11,7 @@
  *   ona/runtime.h  runtimes, Lua and native systems, frames, statistics
  *   ona/about.h    the versions built with, and a probe of the graphics driver
  *   ona/input.h    what native systems read of a frame's input; gamepads
+ *   ona/audio.h    sounds, voices, groups and streamed music
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -27,5 +28,6 @@
 #include "ona/runtime.h"
 #include "ona/about.h"
 #include "ona/input.h"
+#include "ona/audio.h"
 
 #endif /* ONA_ONA_H */

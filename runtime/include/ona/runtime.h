@@ -107,6 +107,11 @@ typedef struct ona_runtime_desc {
      * Signal the process (kill, the terminal), not a thread. One runtime at a time may handle
      * signals (ONA_EBUSY otherwise). */
     bool handle_signals;
+    /* --- audio (issue 10) --- */
+    /* No audio device, ever (`ona --no-audio`): sounds still load and plays return handles, and
+     * nothing is mixed. Default false: the device opens at the first frame with an audio command
+     * (ona/audio.h); where none opens the runtime runs silent and logs it once. */
+    bool no_audio;
 } ona_runtime_desc;
 
 /* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
