@@ -51,6 +51,7 @@ static const char CLOCK_LUA[] =
 typedef struct native_clock {
     uint64_t at;
     double time, dt;
+    bool dt_agrees; /* ona_ctx_dt == process's dt (asserted on main, not in the worker) */
 } native_clock;
 
 static int native_clock_process(ona_ctx *ctx, void *state, double dt) {
@@ -59,7 +60,7 @@ static int native_clock_process(ona_ctx *ctx, void *state, double dt) {
     if (ona_ctx_frame(ctx) == c->at) {
         c->time = ona_ctx_time(ctx);
         c->dt = ona_ctx_dt(ctx);
-        ck_assert(c->dt == dt);
+        c->dt_agrees = c->dt == dt;
     }
     return 0;
 }
@@ -92,7 +93,7 @@ START_TEST(test_time_fixed_step_is_exact) {
     ck_assert_int_eq(ona_runtime_step(rt, 0), 0); /* the collector takes the last message */
     expect_clock(collected("time="), 1000, 1.0 / 60);
     ck_assert(nc.time == 1000 * (1.0 / 60));
-    ck_assert(nc.dt == 1.0 / 60);
+    ck_assert(nc.dt == 1.0 / 60 && nc.dt_agrees);
     /* The extra step of 0 s starts a new base without moving the clock. */
     ck_assert(ona_runtime_time(rt) == 1000 * (1.0 / 60));
     ona_runtime_destroy(rt);
@@ -266,6 +267,10 @@ START_TEST(test_time_random_same_on_any_thread_count) {
         lines[n++] = l;
     }
     ck_assert_int_eq(n, 7);
+    /* Seed 12345 and seed "x" differ. */
+    ck_assert_ptr_nonnull(seeded);
+    char *x = strchr(seeded + 7, '|');
+    ck_assert(x && strncmp(seeded + 7, x + 1, strlen(x + 1)) != 0);
     char firsts[7][128];
     for (int i = 0; i < n; i++) {
         char *a = strchr(lines[i], '|') + 1, *b = strchr(a, '|') + 1;
@@ -278,6 +283,63 @@ START_TEST(test_time_random_same_on_any_thread_count) {
     free(one);
     free(two);
     free(again);
+    game_dir_end();
+}
+END_TEST
+
+/* A native system's default seeds: the same from run to run and on any thread count, different
+ * from each other, below 2^53, and equal to those of a Lua system with its name and spawn order. */
+typedef struct native_seeds {
+    uint64_t seed[2];
+    double first[2];
+} native_seeds;
+
+static int native_seeds_init(ona_ctx *ctx, void *state) {
+    native_seeds *ns = ona_ctx_user(ctx);
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        ona_random r;
+        ns->seed[i] = ona_ctx_random(ctx, &r);
+        ns->first[i] = ona_random_next(&r);
+    }
+    return 0;
+}
+
+static native_seeds native_seeds_run(uint32_t threads) {
+    ona_runtime *rt = make_runtime(threads, 0);
+    spawn_collector(rt); /* spawn order 0, as in the Lua run below */
+    native_seeds ns = {0};
+    ona_system h;
+    ck_assert_int_eq(
+        ona_runtime_spawn_native(
+            rt, &(ona_system_desc){.name = "seeder", .init = native_seeds_init, .user = &ns}, &h),
+        0);
+    ck_assert_int_eq(ona_runtime_run(rt, 2, 0), 0);
+    ona_runtime_destroy(rt);
+    collector_free();
+    return ns;
+}
+
+START_TEST(test_time_random_native_default_seeds) {
+    game_dir_begin("time-random-native");
+    native_seeds one = native_seeds_run(1), two = native_seeds_run(2);
+    ck_assert(memcmp(&one, &two, sizeof one) == 0);
+    ck_assert(one.seed[0] != one.seed[1] && one.first[0] != one.first[1]);
+    ck_assert(one.seed[0] < (1ull << 53) && one.seed[1] < (1ull << 53));
+    /* The Lua system "seeder" at the same spawn order takes the same first default seed. */
+    game_write("seeder.lua", "return { init = function(s, a)\n"
+                             "  ona.send(a.report, string.format('%.17g', ona.random():seed()))\n"
+                             "end, process = function() end }\n");
+    ona_runtime *rt = make_runtime(2, 0);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "seeder.lua", "seeder", report, "", 0, 0);
+    ck_assert_int_eq(ona_runtime_run(rt, 3, 0), 0);
+    char want[64];
+    snprintf(want, sizeof want, "%.17g", (double)one.seed[0]);
+    ck_assert_int_eq(coll->count, 1);
+    ck_assert_str_eq(coll->items[0].text, want);
+    ona_runtime_destroy(rt);
+    collector_free();
     game_dir_end();
 }
 END_TEST
@@ -439,6 +501,7 @@ static Suite *time_suite(void) {
     tcase_add_test(tc, test_time_frame_dt_measured_and_capped);
     tcase_add_test(tc, test_time_window_options_are_checked);
     tcase_add_test(tc, test_time_random_same_on_any_thread_count);
+    tcase_add_test(tc, test_time_random_native_default_seeds);
     tcase_add_test(tc, test_time_random_c_api);
     tcase_add_test(tc, test_time_random_misuse_raises);
     tcase_add_test(tc, test_time_launcher_options);
