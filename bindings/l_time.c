@@ -118,7 +118,9 @@ static int l_random_seed(lua_State *L) {
 
 static int l_random_tostring(lua_State *L) {
     ona_random *r = check_gen(L, "random:__tostring");
-    lua_pushfstring(L, "ona.random(%f)", (double)r->seed);
+    char text[48]; /* lua_pushfstring's %f would round a 16-digit seed */
+    snprintf(text, sizeof text, "ona.random(%llu)", (unsigned long long)r->seed);
+    lua_pushstring(L, text);
     return 1;
 }
 

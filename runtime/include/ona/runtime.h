@@ -246,7 +246,8 @@ ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
 /* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:
  * see ona_runtime_desc.handle_signals), no system is left, or `max_frames` frames have run (0 =
- * no limit). dt is measured wall time, or `fixed_dt` when it is > 0. Returns 0 after a quit, even
+ * no limit). dt is `fixed_dt` when it is > 0, else ona_runtime_frame_dt's (the desc's and
+ * main.lua's time rules, with the frame cap's sleep). Returns 0 after a quit, even
  * one asked for by a signal: ona_runtime_stop_signal tells them apart. Errors: ONA_EINVAL
  * (fixed_dt infinite or NaN), ONA_ETHREAD. */
 ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
