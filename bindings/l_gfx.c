@@ -382,8 +382,11 @@ static int l_gfx_screenshot(lua_State *L) {
     return 1;
 }
 
-/* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=}: configures the
- * window from the next frame on (a game's main.lua calls it before the first frame). */
+/* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=, fixed_dt=,
+ * max_fps=}: configures the window from the next frame on (a game's main.lua calls it before
+ * the first frame). fixed_dt (seconds, (0, 1], or false for measured time) and max_fps (1 to
+ * 10000, or false for none) are the game's time rules (issue 10); the launcher's --fixed-dt and
+ * --max-fps win over them. */
 static int l_gfx_window(lua_State *L) {
     static const char fn[] = "ona.gfx.window";
     ona__system *sys = self(L);
@@ -411,6 +414,27 @@ static int l_gfx_window(lua_State *L) {
     if (!lua_isnil(L, -1))
         d.vsync = lua_toboolean(L, -1) ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
     lua_pop(L, 3);
+    /* Steady time (issue 10). */
+    double fixed_dt = 0;
+    uint32_t max_fps = 0;
+    lua_getfield(L, 1, "fixed_dt");
+    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        fixed_dt = -1;
+    else if (!lua_isnil(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 &&
+                                    lua_tonumber(L, -1) <= 1))
+        ona__lua_argerror(L, 1, fn, "fixed_dt must be seconds in (0, 1], such as 1/60, or false");
+    else if (!lua_isnil(L, -1))
+        fixed_dt = lua_tonumber(L, -1);
+    lua_getfield(L, 1, "max_fps");
+    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        max_fps = UINT32_MAX;
+    else if (!lua_isnil(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 1 &&
+                                    lua_tonumber(L, -1) <= 10000))
+        ona__lua_argerror(L, 1, fn, "max_fps must be from 1 to 10000, or false");
+    else if (!lua_isnil(L, -1))
+        max_fps = (uint32_t)lua_tonumber(L, -1);
+    lua_pop(L, 2);
+    ona__runtime_set_script_time(runtime(sys), fixed_dt, max_fps);
     ona__video_request_window(&runtime(sys)->video, &d);
     return 0;
 }

@@ -517,6 +517,8 @@ void ona__lua_open_ona(lua_State *L) {
     luaL_register(L, NULL, functions);
     ona__lua_open_gfx(L);
     ona__lua_open_audio(L);
+    ona__lua_open_time(L);
+    ona__lua_open_save(L);
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
     lua_newtable(L);

@@ -9,6 +9,7 @@
  */
 #include "draw_state.h"
 #include "runtime_internal.h"
+#include "save.h"
 
 #include <stdio.h>
 
@@ -16,6 +17,7 @@ typedef struct ona__native {
     ona_system_desc desc;
     void *state;
     ona_runtime *rt;
+    uint64_t seeds; /* default random seeds taken since the last restart (issue 10) */
 } ona__native;
 
 struct ona_ctx {
@@ -57,6 +59,7 @@ static int native_restart(ona__system *sys) {
     ona__native *n = sys->host_data;
     if (n->desc.size)
         memset(n->state, 0, n->desc.size);
+    n->seeds = 0;
     return 0;
 }
 
@@ -366,4 +369,31 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     if (path && ona__runtime_find(ona_ctx_runtime(ctx), path, resolved, sizeof resolved) != 0)
         snprintf(resolved, sizeof resolved, "%s", path);
     return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
+}
+
+/* --- Steady time, random numbers and saves (issue 10) ---------------------------------------- */
+
+double ona_ctx_time(ona_ctx *ctx) {
+    return ctx ? ona_ctx_runtime(ctx)->game_time : 0;
+}
+
+double ona_ctx_dt(ona_ctx *ctx) {
+    return ctx ? ctx->sys->core->dt : 0;
+}
+
+uint64_t ona_ctx_random(ona_ctx *ctx, ona_random *out) {
+    if (!ctx || !out)
+        return 0;
+    ona__native *n = ctx->sys->host_data;
+    uint64_t seed = ona__runtime_default_seed(ctx->sys, n->seeds++);
+    ona_random_seed(out, seed);
+    return seed;
+}
+
+int ona_ctx_save(ona_ctx *ctx, const char *name, ona_message *value) {
+    return ctx ? ona_runtime_save(ona_ctx_runtime(ctx), name, value) : ONA_EINVAL;
+}
+
+int ona_ctx_load(ona_ctx *ctx, const char *name, ona_message *out) {
+    return ctx ? ona_runtime_load(ona_ctx_runtime(ctx), name, out) : ONA_EINVAL;
 }
