@@ -470,6 +470,7 @@ void ona__lua_open_gfx(lua_State *L) {
     };
     lua_newtable(L);
     luaL_register(L, NULL, gfx);
+    ona__lua_open_text(L); /* issue 10: font, print, measure */
     lua_setfield(L, -2, "gfx");
     lua_newtable(L);
     luaL_register(L, NULL, input);

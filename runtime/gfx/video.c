@@ -111,6 +111,8 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, 
         return ONA_ENOMEM;
     v->queues = ona__calloc(threads ? threads : 1, sizeof *v->queues);
     int rc = v->queues ? ona__textures_init(&v->textures) : ONA_ENOMEM;
+    if (rc == 0 && (rc = ona__fonts_create(&v->textures, &v->fonts)) != 0)
+        ona__textures_free(&v->textures, NULL);
     if (rc) {
         ona__free(v->queues);
         uv_mutex_destroy(&v->lock);
@@ -150,6 +152,8 @@ void ona__video_free(ona__video *v) {
     v->queues = NULL;
     v->queue_count = 0;
     ona__textures_free(&v->textures, v->gfx);
+    ona__fonts_destroy(v->fonts); /* after the textures, which borrow its atlas pages */
+    v->fonts = NULL;
     ona__render_list_free(&v->list);
     ona__free(v->runs);
     if (v->gfx)

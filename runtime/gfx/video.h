@@ -10,6 +10,7 @@
 
 #include "gfx_gl.h"
 #include "render_queue.h"
+#include "text.h"
 #include "texture.h"
 #include "window.h"
 
@@ -21,6 +22,7 @@ typedef struct ona__video {
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
+    ona__fonts *fonts;       /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
     ona__camera camera;
     float clear[4];
