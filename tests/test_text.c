@@ -200,6 +200,25 @@ START_TEST(test_text_load_errors_name_the_file_and_give_the_default_font) {
 }
 END_TEST
 
+/* A default font that cannot be read: text is drawn with the debug font scaled to the size. */
+START_TEST(test_text_unreadable_default_font_falls_back_to_the_debug_font) {
+    game_write("DejaVuSans.ttf", "not a font");
+    setenv("ONA_FONT_DIR", game_dir(), 1);
+    ona_runtime *rt = make_runtime(1, ONA_VIDEO_NONE);
+    ona_font f;
+    ck_assert_int_eq(ona_runtime_font_load(rt, NULL, 16, &f), ONA_EFORMAT);
+    ck_assert_uint_ne(f.id, 0);
+    ck_assert_msg(captured_logs_contain("not a TrueType font; using the built-in 8x8 font"), "%s",
+                  captured_logs_text());
+    float w, h;
+    measure(rt, f, "abc\nd", NULL, &w, &h);
+    ck_assert_float_eq(w, 48); /* 16-pixel cells */
+    ck_assert_float_eq(h, 32);
+    ona_runtime_destroy(rt);
+    unsetenv("ONA_FONT_DIR");
+}
+END_TEST
+
 /* --- Pictures -------------------------------------------------------------------------------- */
 
 /* The scenes: each printed every frame by scene.lua's `process`. */
@@ -448,6 +467,7 @@ static Suite *text_suite(void) {
     tcase_add_test(tc, test_text_utf8_decodes_and_replaces_invalid_bytes);
     tcase_add_test(tc, test_text_measure_lines_wrap_scale_and_kerning);
     tcase_add_test(tc, test_text_load_errors_name_the_file_and_give_the_default_font);
+    tcase_add_test(tc, test_text_unreadable_default_font_falls_back_to_the_debug_font);
     tcase_add_test(tc, test_text_golden_plain);
     tcase_add_test(tc, test_text_golden_layout);
     tcase_add_test(tc, test_text_golden_tint_scale);

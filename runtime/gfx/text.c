@@ -396,12 +396,11 @@ int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, 
     font_file *file = NULL;
     int rc = get_file(f, path ? path : f->default_path, &file);
     if (rc) {
-        ona_log(ONA_LOG_ERROR, who, "font %s: %s; using the default font instead",
-                path ? path : f->default_path, file_error(rc));
-        if (path && get_file(f, f->default_path, &file) != 0)
+        int fallback = path ? get_file(f, f->default_path, &file) : rc;
+        if (fallback)
             file = NULL;
-        if (!path)
-            file = NULL;
+        ona_log(ONA_LOG_ERROR, who, "font %s: %s; using %s instead", path ? path : f->default_path,
+                file_error(rc), file ? "the default font" : "the built-in 8x8 font");
     }
     int made = make_font(f, file, size, out);
     uv_mutex_unlock(&f->lock);
