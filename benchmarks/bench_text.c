@@ -134,6 +134,15 @@ int main(void) {
         ona_video v;
         const char *name;
     } videos[] = {{ONA_VIDEO_NONE, "headless"}, {ONA_VIDEO_OFFSCREEN, "offscreen llvmpipe"}};
+    /* The machine is shared: the load before the runs goes into the table. */
+    char load[64] = "unknown";
+    FILE *lf = fopen("/proc/loadavg", "r");
+    if (lf) {
+        if (!fgets(load, sizeof load, lf))
+            snprintf(load, sizeof load, "unknown");
+        load[strcspn(load, "\n")] = '\0';
+        fclose(lf);
+    }
     result results[3][2];
     for (int v = 0; v < 2; v++)
         for (int i = 0; i < 3; i++)
@@ -161,5 +170,10 @@ int main(void) {
                                 results[i][v].turn.mean, results[i][v].frame.median,
                                 results[i][v].frame.mean,
                                 results[i][v].turn.median * 1000.0 / (LINES * COLUMNS));
+    bench_report_printf(r,
+                        "\nLoad average before the runs (1, 5, 15 min; running/total): %s. The "
+                        "machine is shared, so the means carry other people's work; the medians "
+                        "are the figures to read.\n",
+                        load);
     return bench_report_close(r) == 0 ? 0 : 1;
 }

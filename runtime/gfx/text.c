@@ -56,6 +56,7 @@ enum {
     MAX_FILES = 64,
     MAX_PAGES = 8,
     TABLE_SIZE = 4096,        /* glyph slots per font (a power of two) */
+    KERN_SIZE = 4096,         /* kerning pairs remembered per font (a power of two) */
     MAX_GLYPHS = 3072,        /* at most 3/4 full, so probes stay short */
     MAX_FILE_SIZE = 64 << 20, /* the largest font file read */
     REPLACEMENT = 0xFFFD,
@@ -98,6 +99,10 @@ typedef struct ona__font {
     _Atomic bool full_logged;
     page pages[MAX_PAGES];
     glyph table[TABLE_SIZE];
+    /* Kerning pairs met so far, direct-mapped: (pair + 1) << 32 | the kern in font units. Each
+     * entry is one self-contained word, a pure function of its pair, so any thread may write it
+     * and a reader either sees the whole pair or recomputes: no ordering needed. */
+    _Atomic uint64_t kerns[KERN_SIZE];
 } ona__font;
 
 struct ona__fonts {
@@ -328,6 +333,8 @@ static int make_font(ona__fonts *f, font_file *file, int size, ona_font *out) {
         atomic_init(&ft->table[i].key, 0);
         atomic_init(&ft->table[i].ready, 0);
     }
+    for (int i = 0; i < KERN_SIZE; i++)
+        atomic_init(&ft->kerns[i], 0);
     ft->handle.id = f->font_count + 1;
     /* release: a thread that reads this pointer sees the font's fields. */
     atomic_store_explicit(&f->fonts[f->font_count], ft, memory_order_release);
@@ -588,10 +595,23 @@ static metrics measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) 
     return m;
 }
 
+/* The kerning between two glyphs in pixels, remembered in `kerns` (stb_truetype walks the GPOS
+ * tables for each pair, the costliest step of printing otherwise). */
 static float kern(ona__font *ft, int prev, int index) {
     if (prev < 0 || index < 0 || (!ft->file->info.kern && !ft->file->info.gpos))
         return 0;
-    return (float)stbtt_GetGlyphKernAdvance(&ft->file->info, prev, index) * ft->px;
+    uint32_t pair = ((uint32_t)prev << 16 | ((uint32_t)index & 0xFFFFu)) + 1;
+    _Atomic uint64_t *slot = &ft->kerns[(pair * 2654435761u) >> 20 & (KERN_SIZE - 1)];
+    /* relaxed: the entry is self-contained (see ona__font.kerns). */
+    uint64_t entry = atomic_load_explicit(slot, memory_order_relaxed);
+    int32_t units;
+    if ((uint32_t)(entry >> 32) == pair && prev < 0x10000 && index < 0x10000) {
+        units = (int32_t)(uint32_t)entry;
+    } else {
+        units = stbtt_GetGlyphKernAdvance(&ft->file->info, prev, index);
+        atomic_store_explicit(slot, (uint64_t)pair << 32 | (uint32_t)units, memory_order_relaxed);
+    }
+    return (float)units * ft->px;
 }
 
 /* --- Layout ----------------------------------------------------------------------------------*/
