@@ -271,8 +271,10 @@ static bool find_default(char *buf, size_t size) {
     snprintf(dirs[count++], PATH_MAX, "%s", DEBIAN_FONT_DIR);
     for (int i = 0; i < count; i++) {
         snprintf(buf, size, "%.*s/%s", PATH_MAX - 32, dirs[i], DEFAULT_FONT_FILE);
-        if (access(buf, R_OK) == 0)
+        if (access(buf, R_OK) == 0) {
+            ona_log(ONA_LOG_DEBUG, "text", "default font %s", buf);
             return true;
+        }
     }
     return false;
 }

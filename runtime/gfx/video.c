@@ -5,7 +5,7 @@
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
  * the turns, main merges the threads' render queues (render_queue.c), uploads textures that
- * systems loaded during the frame, copies the sorted sprites once into the renderer's mapped
+ * systems loaded during the frame (and glyph atlas pages their prints wrote, text.c), copies the sorted sprites once into the renderer's mapped
  * instance buffer, and draws one instanced draw per run of sprites sharing a texture. The debug
  * overlay (F3) is drawn last, in screen space, with the built-in font.
  */
