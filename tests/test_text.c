@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uv.h>
 
 enum { W = 240, H = 120 };
 
@@ -216,6 +217,124 @@ START_TEST(test_text_unreadable_default_font_falls_back_to_the_debug_font) {
     ck_assert_float_eq(h, 32);
     ona_runtime_destroy(rt);
     unsetenv("ONA_FONT_DIR");
+}
+END_TEST
+
+/* --- The glyph cache under contention ------------------------------------------------------- */
+
+enum { RACE_CHARS = 1200, RACE_SPRITES = 4096 };
+
+typedef struct race {
+    ona__fonts *fonts;
+    ona_font font;
+    char text[RACE_CHARS * 2 + 1]; /* 2-byte UTF-8 characters */
+    size_t length;
+    ona_sprite sprites[RACE_SPRITES];
+    uint32_t textures[RACE_SPRITES];
+    uint32_t count;
+    int rc;
+} race;
+
+static int race_emit(void *user, uint32_t texture, const ona_sprite *sprites, uint32_t count) {
+    race *r = user;
+    for (uint32_t i = 0; i < count && r->count < RACE_SPRITES; i++) {
+        r->textures[r->count] = texture;
+        r->sprites[r->count++] = sprites[i];
+    }
+    return 0;
+}
+
+static void race_run(void *arg) {
+    race *r = arg;
+    ona_text_desc d = {.width = 600, .wrap = true};
+    r->rc = ona__text_print(r->fonts, r->font, r->text, r->length, 0, 0, &d, race_emit, r);
+}
+
+/* The code points U+0100.. as UTF-8 (Latin Extended, IPA, Greek, Cyrillic: all 2 bytes), with a
+ * space every 8 so the text wraps. */
+static void race_text(race *r) {
+    r->length = 0;
+    for (uint32_t i = 0; i < RACE_CHARS; i++) {
+        uint32_t cp = i % 8 == 7 ? 0x20 : 0x100 + i;
+        if (cp < 0x80) {
+            r->text[r->length++] = (char)cp;
+        } else {
+            r->text[r->length++] = (char)(0xC0 | cp >> 6);
+            r->text[r->length++] = (char)(0x80 | (cp & 0x3F));
+        }
+    }
+    r->text[r->length] = '\0';
+}
+
+/* The coverage of a sprite's source rect, copied from its atlas page. */
+static void glyph_pixels(ona__textures *t, uint32_t texture, const ona_sprite *s, uint8_t *out) {
+    const ona__texture *tex = &t->slots[(texture & 0xFFFFu) - 1];
+    ck_assert_ptr_nonnull(tex->alpha);
+    for (int y = 0; y < (int)s->src_h; y++)
+        memcpy(out + y * (int)s->src_w,
+               tex->alpha + ((int)s->src_y + y) * tex->width + (int)s->src_x, (size_t)s->src_w);
+}
+
+/* Two threads print the same new text at once: they get the same glyphs (one slot per
+ * character), the same layout, and every glyph's bitmap equals the one a lone thread makes in a
+ * fresh atlas (where it lands elsewhere). */
+START_TEST(test_text_glyph_cache_is_shared_and_position_independent_under_contention) {
+    static ona__textures textures, alone_textures;
+    ck_assert_int_eq(ona__textures_init(&textures), 0);
+    ck_assert_int_eq(ona__textures_init(&alone_textures), 0);
+    ona__fonts *fonts, *alone_fonts;
+    ck_assert_int_eq(ona__fonts_create(&textures, &fonts), 0);
+    ck_assert_int_eq(ona__fonts_create(&alone_textures, &alone_fonts), 0);
+    static race a, b, alone;
+    a.fonts = b.fonts = fonts;
+    alone.fonts = alone_fonts;
+    /* The lone atlas first gets other glyphs, so the race's glyphs land in other cells. */
+    ck_assert_int_eq(ona__fonts_load(alone_fonts, NULL, 14, "test", &alone.font), 0);
+    ck_assert_int_eq(ona__fonts_load(fonts, NULL, 14, "test", &a.font), 0);
+    b.font = a.font;
+    race_text(&a);
+    race_text(&b);
+    race_text(&alone);
+    static race warm;
+    warm.fonts = alone_fonts;
+    warm.font = alone.font;
+    snprintf(warm.text, sizeof warm.text, "%s", "The quick brown fox jumps over the lazy dog");
+    warm.length = strlen(warm.text);
+    race_run(&warm);
+    uv_thread_t ta, tb;
+    ck_assert_int_eq(uv_thread_create(&ta, race_run, &a), 0);
+    ck_assert_int_eq(uv_thread_create(&tb, race_run, &b), 0);
+    uv_thread_join(&ta);
+    uv_thread_join(&tb);
+    race_run(&alone);
+    ck_assert_int_eq(a.rc, 0);
+    ck_assert_int_eq(b.rc, 0);
+    ck_assert_int_eq(alone.rc, 0);
+    ck_assert_uint_gt(a.count, RACE_CHARS / 2);
+    ck_assert_uint_eq(a.count, b.count);
+    ck_assert_uint_eq(a.count, alone.count);
+    ck_assert(memcmp(a.sprites, b.sprites, a.count * sizeof a.sprites[0]) == 0);
+    ck_assert(memcmp(a.textures, b.textures, a.count * sizeof a.textures[0]) == 0);
+    int moved = 0;
+    static uint8_t pa[64 * 64], pb[64 * 64];
+    for (uint32_t i = 0; i < a.count; i++) {
+        const ona_sprite *sa = &a.sprites[i], *sb = &alone.sprites[i];
+        ck_assert_float_eq(sa->x, sb->x);
+        ck_assert_float_eq(sa->y, sb->y);
+        ck_assert_float_eq(sa->src_w, sb->src_w);
+        ck_assert_float_eq(sa->src_h, sb->src_h);
+        ck_assert(sa->src_w * sa->src_h <= sizeof pa);
+        moved += sa->src_x != sb->src_x || sa->src_y != sb->src_y;
+        glyph_pixels(&textures, a.textures[i], sa, pa);
+        glyph_pixels(&alone_textures, alone.textures[i], sb, pb);
+        ck_assert_msg(memcmp(pa, pb, (size_t)(sa->src_w * sa->src_h)) == 0,
+                      "glyph %u differs between atlases", i);
+    }
+    ck_assert_int_gt(moved, 0); /* the comparison was between different places */
+    ona__textures_free(&textures, NULL);
+    ona__textures_free(&alone_textures, NULL);
+    ona__fonts_destroy(fonts);
+    ona__fonts_destroy(alone_fonts);
 }
 END_TEST
 
@@ -468,6 +587,7 @@ static Suite *text_suite(void) {
     tcase_add_test(tc, test_text_measure_lines_wrap_scale_and_kerning);
     tcase_add_test(tc, test_text_load_errors_name_the_file_and_give_the_default_font);
     tcase_add_test(tc, test_text_unreadable_default_font_falls_back_to_the_debug_font);
+    tcase_add_test(tc, test_text_glyph_cache_is_shared_and_position_independent_under_contention);
     tcase_add_test(tc, test_text_golden_plain);
     tcase_add_test(tc, test_text_golden_layout);
     tcase_add_test(tc, test_text_golden_tint_scale);
