@@ -58,13 +58,15 @@ ONA_API int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, o
 /* Draws UTF-8 `text` (`length` bytes; invalid bytes draw U+FFFD) with its top-left at (x, y)
  * (see ona_text_desc for the box), in the calling system's part of the frame, like ona_ctx_draw.
  * Callbacks of a native system only; no lock. Characters the font lacks draw its missing-glyph
- * box. Errors: ONA_EINVAL (NULL ctx, text or desc field out of range, stale font), ONA_ENOMEM. */
+ * box. Errors: ONA_EINVAL (NULL ctx, NULL text with a length, a desc field out of range, non-finite
+ * x or y), ONA_ESTALE (not a font of this runtime), ONA_ETHREAD (outside a turn), ONA_ENOMEM. */
 ONA_API int ona_ctx_print(ona_ctx *ctx, ona_font font, const char *text, size_t length, float x,
                           float y, const ona_text_desc *desc);
 
 /* The size of the box `text` takes when printed with `desc` (align, tint and layer are ignored):
  * the widest line's width and the lines' total height, in world units. Any thread; desc may be
- * NULL. Errors: ONA_EINVAL (NULL argument, stale font). */
+ * NULL, and so may width or height. Errors: ONA_EINVAL (NULL runtime, NULL text with a length, a
+ * desc field out of range), ONA_ESTALE (not a font of this runtime). */
 ONA_API int ona_font_measure(ona_runtime *rt, ona_font font, const char *text, size_t length,
                              const ona_text_desc *desc, float *width, float *height);
 
