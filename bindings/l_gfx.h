@@ -36,6 +36,9 @@ uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn);
 lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
                               const char *fn);
 
+/* l_text.c (issue 10): adds font, print and measure to the `gfx` table on top of the stack. */
+void ona__lua_open_text(lua_State *L);
+
 /* Adds `gfx` and `input` to the `ona` table on top of the stack. */
 void ona__lua_open_gfx(lua_State *L);
 

@@ -397,3 +397,48 @@ int ona_ctx_save(ona_ctx *ctx, const char *name, ona_message *value) {
 int ona_ctx_load(ona_ctx *ctx, const char *name, ona_message *out) {
     return ctx ? ona_runtime_load(ona_ctx_runtime(ctx), name, out) : ONA_EINVAL;
 }
+
+/* --- Text (issue 10): fonts from any thread, printing from a native system's callbacks ---------- */
+
+int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, ona_font *out) {
+    if (out)
+        out->id = 0;
+    if (!rt || !out || !rt->video_ready)
+        return ONA_EINVAL;
+    return ona__fonts_load(rt->video.fonts, path, size, "text", out);
+}
+
+typedef struct print_target {
+    ona__system *sys;
+    int32_t layer;
+} print_target;
+
+/* Hands a print's sprites to the system's render queue. */
+static int print_emit(void *user, uint32_t texture, const ona_sprite *sprites, uint32_t count) {
+    print_target *to = user;
+    return ona__system_draw(to->sys, &(ona__draw_key){.layer = to->layer, .texture = texture},
+                            sprites, count);
+}
+
+int ona_ctx_print(ona_ctx *ctx, ona_font font, const char *text, size_t length, float x, float y,
+                  const ona_text_desc *desc) {
+    if (!ctx || (!text && length))
+        return ONA_EINVAL;
+    ona_runtime *rt = ona__runtime_of(ctx->sys->core);
+    /* Glyphs are only made inside a turn, where main cannot be uploading the atlas. */
+    if (!ona__video_queue(&rt->video, ona__runq_thread_index()))
+        return ONA_ETHREAD;
+    print_target to = {ctx->sys, desc ? desc->layer : 0};
+    return ona__text_print(rt->video.fonts, font, text, length, x, y, desc, print_emit, &to);
+}
+
+int ona_font_measure(ona_runtime *rt, ona_font font, const char *text, size_t length,
+                     const ona_text_desc *desc, float *width, float *height) {
+    if (!rt || !rt->video_ready || (!text && length))
+        return ONA_EINVAL;
+    return ona__text_measure(rt->video.fonts, font, text, length, desc, width, height);
+}
+
+float ona_font_line_height(ona_runtime *rt, ona_font font) {
+    return rt && rt->video_ready ? ona__text_line_height(rt->video.fonts, font) : 0;
+}

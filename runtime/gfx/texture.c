@@ -73,8 +73,10 @@ static int create_locked(ona__textures *t, int w, int h, const uint8_t *rgba, bo
 
 int ona__textures_init(ona__textures *t) {
     memset(t, 0, sizeof *t);
-    for (uint32_t i = 0; i < ONA__MAX_TEXTURES; i++)
+    for (uint32_t i = 0; i < ONA__MAX_TEXTURES; i++) {
         atomic_init(&t->slots[i].id, 0);
+        atomic_init(&t->slots[i].dirty, false);
+    }
     if (uv_mutex_init(&t->lock))
         return ONA_ENOMEM;
     /* The placeholder: 16x16, 4x4 squares of magenta and black, impossible to miss. */
@@ -314,20 +316,48 @@ bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *heig
     return true;
 }
 
+/* An alpha texture's buffer as white RGBA, uploaded in place of its previous GL texture. */
+static void upload_alpha(ona__texture *s, ona__gfx *gfx) {
+    size_t count = (size_t)s->width * (size_t)s->height;
+    uint8_t *rgba = ona__malloc(count * 4);
+    if (!rgba) {
+        ona_log(ONA_LOG_ERROR, "gfx", "glyph atlas: out of memory uploading; retried next frame");
+        atomic_store_explicit(&s->dirty, true, memory_order_relaxed); /* main only, as below */
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = 255;
+        rgba[i * 4 + 3] = s->alpha[i];
+    }
+    if (s->gl)
+        ona__gfx_texture_free(gfx, s->gl);
+    s->gl = 0;
+    if (ona__gfx_texture_upload(gfx, s->width, s->height, rgba, &s->gl) != 0)
+        ona_log(ONA_LOG_ERROR, "gfx", "glyph atlas: upload failed");
+    ona__free(rgba);
+}
+
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->used && t->pending; i++) {
+    for (uint32_t i = 0; i < t->used; i++) {
         ona__texture *s = &t->slots[i];
-        if (s->canvas && !s->gl) {
-            if (ona__gfx_canvas_create(gfx, s->width, s->height, &s->gl, &s->fbo) != 0)
-                ona_log(ONA_LOG_ERROR, "gfx",
-                        "canvas %dx%d: cannot make its framebuffer; drawing into it is "
-                        "discarded",
-                        s->width, s->height);
-            t->pending--;
+        if (s->canvas) { /* no pixels: main makes its texture and framebuffer once */
+            if (!s->canvas_made) {
+                s->canvas_made = true;
+                if (ona__gfx_canvas_create(gfx, s->width, s->height, &s->gl, &s->fbo) != 0)
+                    ona_log(ONA_LOG_ERROR, "gfx",
+                            "canvas %dx%d: cannot make its framebuffer; drawing into it is "
+                            "discarded",
+                            s->width, s->height);
+                t->pending--;
+            }
             continue;
         }
-        if (!s->pixels)
+        /* relaxed: the buffer was written inside this frame's turns, and the frame's end
+         * synchronised every worker with main before this call, which orders flag and bytes. */
+        if (s->alpha && atomic_exchange_explicit(&s->dirty, false, memory_order_relaxed))
+            upload_alpha(s, gfx);
+        if (!s->pixels || !t->pending)
             continue;
         if (s->gl) { /* reloaded: the new pixels replace the old texture */
             ona__gfx_texture_free(gfx, s->gl);
@@ -341,6 +371,32 @@ void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
         t->pending--;
     }
     uv_mutex_unlock(&t->lock);
+}
+
+int ona__textures_create_alpha(ona__textures *t, int width, int height, const uint8_t *alpha,
+                               ona_texture *out) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !alpha || !out)
+        return ONA_EINVAL;
+    uv_mutex_lock(&t->lock);
+    /* Set before insert's release store publishes the handle (slots start zeroed and are never
+     * reused, so `alpha` is NULL in every other texture). */
+    if (t->used < ONA__MAX_TEXTURES) {
+        t->slots[t->used].alpha = alpha;
+        /* relaxed: published with the handle by insert's release store. */
+        atomic_store_explicit(&t->slots[t->used].dirty, true, memory_order_relaxed);
+    }
+    int rc = insert(t, NULL, width, height, NULL, false, out);
+    if (rc == 0)
+        t->pending--; /* nothing in `pixels`: the alpha path uploads it */
+    uv_mutex_unlock(&t->lock);
+    return rc;
+}
+
+void ona__textures_touch(ona__textures *t, ona_texture tex) {
+    ona__texture *s = slot_of(t, tex.id);
+    /* relaxed: main reads it after the frame's end synchronised with this thread. */
+    if (s && s->alpha)
+        atomic_store_explicit(&s->dirty, true, memory_order_relaxed);
 }
 
 uint32_t ona__textures_gl(ona__textures *t, uint32_t id, int *width, int *height) {

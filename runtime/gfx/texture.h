@@ -31,6 +31,11 @@ typedef struct ona__texture {
     bool placeholder;
     bool canvas;  /* a canvas (issue 11): made on main with a framebuffer, no pixels */
     uint32_t fbo; /* a canvas's GL framebuffer, 0 until made */
+    bool canvas_made; /* main: its texture and framebuffer were made (or failed: logged) */
+    /* Issue 10 (text): an atlas page's 8-bit coverage, owned by its maker (text.c); main
+     * uploads it as white with that alpha whenever `dirty` is set. NULL for other textures. */
+    const uint8_t *alpha;
+    atomic_bool dirty;
 } ona__texture;
 
 typedef struct ona__textures {
@@ -76,6 +81,18 @@ int ona__textures_reload(ona__textures *t, const char *path);
 
 /* Main thread: uploads every texture still waiting. */
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
+
+/* --- Issue 10 (text): textures whose pixels their maker rewrites ---------------------------- */
+
+/* Makes a width x height texture drawn from `alpha`, an 8-bit coverage buffer (rows top to
+ * bottom) that stays the caller's and must outlive the registry's uploads: it is uploaded, as
+ * white with that alpha, with the next frame and again after each ona__textures_touch. Any
+ * thread (takes the registry's lock). Errors: ONA_EINVAL, ONA_ELIMIT, ONA_ENOMEM. */
+int ona__textures_create_alpha(ona__textures *t, int width, int height, const uint8_t *alpha,
+                               ona_texture *out);
+/* Marks such a texture's buffer changed: main uploads it again after this frame's turns. Any
+ * thread, no lock; the buffer may only be written where main does not upload (inside turns). */
+void ona__textures_touch(ona__textures *t, ona_texture tex);
 
 /* Main thread, after upload: the GL name and size of a handle, or the placeholder's for a
  * stale one. */

@@ -5,7 +5,7 @@
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
  * the turns, main merges the threads' render queues (render_queue.c), uploads textures that
- * systems loaded during the frame, copies the sorted sprites once into the renderer's mapped
+ * systems loaded during the frame (and glyph atlas pages their prints wrote, text.c), copies the sorted sprites once into the renderer's mapped
  * instance buffer, and draws one instanced draw per run of sprites sharing a texture. The debug
  * overlay (F3) is drawn last, in screen space, with the built-in font.
  *
@@ -122,8 +122,12 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, 
         return ONA_ENOMEM;
     v->queues = ona__calloc(threads ? threads : 1, sizeof *v->queues);
     int rc = v->queues ? ona__gamepads_init(&v->pads, threads) : ONA_ENOMEM;
-    if (rc == 0 && (rc = ona__textures_init(&v->textures)) != 0)
+    if (rc == 0 && (rc = ona__textures_init(&v->textures)) != 0) {
         ona__gamepads_free(&v->pads);
+    } else if (rc == 0 && (rc = ona__fonts_create(&v->textures, &v->fonts)) != 0) {
+        ona__textures_free(&v->textures, NULL);
+        ona__gamepads_free(&v->pads);
+    }
     if (rc) {
         ona__free(v->queues);
         uv_mutex_destroy(&v->lock);
@@ -162,6 +166,8 @@ void ona__video_free(ona__video *v) {
     v->queues = NULL;
     v->queue_count = 0;
     ona__textures_free(&v->textures, v->gfx);
+    ona__fonts_destroy(v->fonts); /* after the textures, which borrow its atlas pages */
+    v->fonts = NULL;
     ona__render_list_free(&v->list);
     for (uint32_t i = 0; i < v->shader_count; i++) {
         if (v->gfx)

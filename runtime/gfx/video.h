@@ -11,6 +11,7 @@
 #include "gamepad.h"
 #include "gfx_gl.h"
 #include "render_queue.h"
+#include "text.h"
 #include "texture.h"
 #include "window.h"
 
@@ -59,6 +60,7 @@ typedef struct ona__video {
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
+    ona__fonts *fonts;       /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
     float clear[4];
 

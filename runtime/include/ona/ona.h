@@ -12,6 +12,7 @@
  *   ona/about.h    the versions built with, and a probe of the graphics driver
  *   ona/input.h    what native systems read of a frame's input; gamepads
  *   ona/audio.h    sounds, voices, groups and streamed music
+ *   ona/text.h     TrueType fonts: print and measure UTF-8 text (issue 10)
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -29,5 +30,6 @@
 #include "ona/about.h"
 #include "ona/input.h"
 #include "ona/audio.h"
+#include "ona/text.h"
 
 #endif /* ONA_ONA_H */
