@@ -16,6 +16,7 @@
  * {r, g, b, a} with 0..1 components.
  */
 #include "l_gfx.h"
+#include "l_shapes.h"
 #include "l_ona.h"
 #include "l_types.h"
 
@@ -470,6 +471,7 @@ void ona__lua_open_gfx(lua_State *L) {
     };
     lua_newtable(L);
     luaL_register(L, NULL, gfx);
+    ona__lua_open_shapes(L); /* issue 11 shapes: rect, line, circle, polygon, sheet, tilemap */
     lua_setfield(L, -2, "gfx");
     lua_newtable(L);
     luaL_register(L, NULL, input);

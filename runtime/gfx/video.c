@@ -379,3 +379,22 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
     }
     v->last_present_ns = now;
 }
+
+/* issue 11 shapes: replaced by the render branch's per-layer version at merge */
+bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]) {
+    (void)layer; /* one camera for every layer until cameras per layer range land */
+    const ona__camera *c = &v->camera;
+    float vw = (float)v->width, vh = (float)v->height;
+    if (c->viewport_w > 0 && c->viewport_h > 0) {
+        vw = c->viewport_w < vw ? c->viewport_w : vw;
+        vh = c->viewport_h < vh ? c->viewport_h : vh;
+    }
+    if (!(vw > 0 && vh > 0))
+        return false;
+    float zoom = c->zoom > 0 && c->zoom < 1e30f ? c->zoom : 1.0f;
+    rect[2] = vw / zoom;
+    rect[3] = vh / zoom;
+    rect[0] = c->x - rect[2] / 2;
+    rect[1] = c->y - rect[3] / 2;
+    return true;
+}

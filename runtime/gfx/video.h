@@ -88,4 +88,9 @@ void ona__video_request_window(ona__video *v, const ona_window_desc *desc);
 /* Any thread: asks for a screenshot of the next presented frame. */
 int ona__video_request_screenshot(ona__video *v, const char *path);
 
+/* issue 11 shapes: replaced by the render branch's per-layer version at merge */
+/* The world rectangle {x, y, w, h} visible on `layer` at the frame's start (its camera's
+ * viewport seen through it). False when that viewport is empty. Any thread during the turns. */
+bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]);
+
 #endif

@@ -10,6 +10,7 @@
  *   ona/message.h  messages built and read from C; buffers, the payload that moves
  *   ona/runtime.h  runtimes, Lua and native systems, frames, statistics
  *   ona/about.h    the versions built with, and a probe of the graphics driver
+ *   ona/shapes.h   rectangles, lines, circles, polygons and tile maps as sprites (issue 11)
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -25,5 +26,6 @@
 #include "ona/message.h"
 #include "ona/runtime.h"
 #include "ona/about.h"
+#include "ona/shapes.h"
 
 #endif /* ONA_ONA_H */
