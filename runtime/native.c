@@ -253,8 +253,8 @@ int ona_ctx_polygon(ona_ctx *ctx, int layer, const float *xy, uint32_t count,
 }
 
 /* Draws the tiles visible on the key's layer in chunks of a stack array. */
-static int tilemap_draw(ona__system *sys, const ona__draw_key *key, const ona_tilemap *map,
-                        float x, float y) {
+static int tilemap_draw(ona__system *sys, const ona__draw_key *key, const ona_tilemap *map, float x,
+                        float y) {
     ona_runtime *rt = ona__runtime_of(sys->core);
     ona_tilemap m = *map;
     if (m.texture_w <= 0 || m.texture_h <= 0)
@@ -286,6 +286,6 @@ int ona_ctx_draw_tilemap(ona_ctx *ctx, int layer, const ona_tilemap *map, float 
     if (!ctx || !map || !map->tiles || map->w <= 0 || map->h <= 0 || map->tile_w <= 0 ||
         map->tile_h <= 0)
         return ONA_EINVAL;
-    return tilemap_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id},
-                        map, x, y);
+    return tilemap_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id}, map,
+                        x, y);
 }
