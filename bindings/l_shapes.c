@@ -93,8 +93,12 @@ static void shape_opts(lua_State *L, int t, const char *fn, ona_shape_style *sty
         ona__lua_argerror(L, t, fn, "opts.segments must be an integer from 3 to 1024");
     style->segments = (uint32_t)segments;
     lua_getfield(L, t, "tint");
-    if (!lua_isnil(L, -1))
+    if (!lua_isnil(L, -1)) {
         style->tint = ona__lua_check_tint(L, lua_gettop(L), t, fn);
+        /* A style's 0 means the default (opaque white): keep a transparent black transparent. */
+        if (style->tint == 0)
+            style->tint = ONA_RGBA(255, 255, 255, 0);
+    }
     lua_pop(L, 1);
 }
 

@@ -6,9 +6,10 @@
  *
  * Design note. A sheet is a grid of frame_w x frame_h cells of a texture, numbered from 1 left
  * to right, then top to bottom (the grid is recomputed from the texture's size at each draw, so
- * a hot-reloaded image of another size still draws). Its animation definitions are validated
- * once, at creation, and kept in the userdata's environment table. An animation object copies
- * its definition (frames, fps, loop) and owns only a clock: it advances by the dt the system
+ * a hot-reloaded image of another size still draws; a sheet made on the placeholder of a missing
+ * texture accepts any frame and draws the placeholder in its place). Its animation definitions are
+ * validated once, at creation, and kept in the userdata's environment table. An animation object
+ * copies its definition (frames, fps, loop) and owns only a clock: it advances by the dt the system
  * passes to :update, never by wall time, so the same dts give the same frames on any thread
  * and at any frame rate: frame index = floor(time * fps) (with a 1e-9 guard against a sum of dts
  * landing a hair under a boundary), wrapped when looping, held on the last frame otherwise.
@@ -32,6 +33,7 @@
 typedef struct sheet {
     ona_texture texture;
     int frame_w, frame_h;
+    bool placeholder; /* made on the placeholder texture: frames are not checked */
 } sheet;
 
 typedef struct anim {
@@ -69,20 +71,25 @@ static void draw_frame(lua_State *L, const char *fn, const sheet *s, int frame, 
                        int t) {
     int cols;
     int n = frame_count(L, s, &cols);
-    if (frame < 1 || frame > n)
+    if (frame < 1 || (frame > n && !s->placeholder))
         ona__lua_raise(L, fn, "frame %d is not in the sheet (frames 1 to %d)", frame, n);
-    ona_sprite sp = {
-        .x = x,
-        .y = y,
-        .scale_x = 1,
-        .scale_y = 1,
-        .src_x = (float)(((frame - 1) % cols) * s->frame_w),
-        .src_y = (float)(((frame - 1) / cols) * s->frame_h),
-        .src_w = (float)s->frame_w,
-        .src_h = (float)s->frame_h,
-        .tint = 0xFFFFFFFFu,
-    };
+    ona_sprite sp = {.x = x, .y = y, .scale_x = 1, .scale_y = 1, .tint = 0xFFFFFFFFu};
+    if (frame <= n) {
+        sp.src_x = (float)(((frame - 1) % cols) * s->frame_w);
+        sp.src_y = (float)(((frame - 1) / cols) * s->frame_h);
+        sp.src_w = (float)s->frame_w;
+        sp.src_h = (float)s->frame_h;
+    }
     ona__draw_key key = {.texture = s->texture.id};
+    float fit_x = 1, fit_y = 1;
+    if (frame > n) {
+        /* The texture is the placeholder (a missing or broken file, logged when loaded): the
+         * whole of it stands for any frame, stretched to the frame's size. */
+        int w, h;
+        ona__lua_texture_size(L, s->texture, &w, &h);
+        fit_x = w > 0 ? (float)s->frame_w / (float)w : 1;
+        fit_y = h > 0 ? (float)s->frame_h / (float)h : 1;
+    }
     if (!lua_isnoneornil(L, t)) {
         ona__lua_checktable(L, t, fn);
         ona__lua_draw_key(L, t, fn, &key);
@@ -97,6 +104,8 @@ static void draw_frame(lua_State *L, const char *fn, const sheet *s, int frame, 
             sp.tint = ona__lua_check_tint(L, lua_gettop(L), t, fn);
         lua_pop(L, 1);
     }
+    sp.scale_x *= fit_x;
+    sp.scale_y *= fit_y;
     ona__lua_draw(L, fn, &key, &sp, 1);
 }
 
@@ -145,11 +154,13 @@ static int l_gfx_sheet(lua_State *L) {
     ona_texture tex = ona__lua_check_texture_size(L, 1, fn, &w, &h);
     int fw = ona__lua_check_size(L, 2, fn, "frame_w", 16384);
     int fh = ona__lua_check_size(L, 3, fn, "frame_h", 16384);
-    if (fw > w || fh > h) {
+    bool placeholder =
+        tex.id == ona__runtime_of(ona__lua_of(L)->sys->core)->video.textures.placeholder.id;
+    if ((fw > w || fh > h) && !placeholder) {
         lua_pushfstring(L, "a %dx%d frame does not fit the %dx%d texture", fw, fh, w, h);
         ona__lua_argerror(L, 2, fn, lua_tostring(L, -1));
     }
-    int frames = (w / fw) * (h / fh);
+    int frames = placeholder ? 65535 : (w / fw) * (h / fh);
     lua_settop(L, 4);
     lua_newtable(L); /* the environment: {animations = {name = def}} */
     int env = lua_gettop(L);
@@ -177,7 +188,7 @@ static int l_gfx_sheet(lua_State *L) {
     }
     lua_setfield(L, env, "animations");
     sheet *s = lua_newuserdata(L, sizeof *s);
-    *s = (sheet){tex, fw, fh};
+    *s = (sheet){tex, fw, fh, placeholder};
     luaL_getmetatable(L, SHEET_MT);
     lua_setmetatable(L, -2);
     lua_pushvalue(L, env);

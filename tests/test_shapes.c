@@ -467,6 +467,11 @@ START_TEST(test_shapes_lua_misuse_raises_at_the_author_line) {
                       err);
     }
     ck_assert_int_eq(find_tag("case", (int)(sizeof names / sizeof names[0])), -1);
+    int p = find_tag("placeholder", 0);
+    ck_assert_msg(p >= 0, "%s", captured_logs_text());
+    ck_assert(coll->items[p + 1].boolean);
+    ck_assert_int_eq((int)coll->items[p + 2].number, 5);
+    ck_assert(captured_logs_contain("missing.png"));
     ona_runtime_destroy(rt);
 }
 END_TEST

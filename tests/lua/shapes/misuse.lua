@@ -34,6 +34,12 @@ return {
       function() map.get(5, 0, 0) end,
       function() ona.gfx.rect(1, 2, 3, 4, { layer = 1.5 }) end,
     }
+    -- A missing texture is no misuse: the sheet draws the placeholder for any frame.
+    local lost = ona.gfx.sheet(ona.gfx.texture("missing.png"), 64, 64,
+      { animations = { a = { frames = { 1, 5 } } } })
+    local anim = lost:animation("a")
+    anim:update(0.1)
+    ona.send(state.report, "placeholder", pcall(anim.draw, anim, 0, 0), anim:frame())
     for i, f in ipairs(cases) do
       local ok, err = pcall(f)
       ona.send(state.report, "case", i, ok, tostring(err))
