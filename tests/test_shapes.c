@@ -5,7 +5,7 @@
  * and outlined and of a scrolled tile map, each identical on 1 and 2 worker threads; a sheet
  * animation's frames over time; a tile map larger than the screen drawing only its visible
  * tiles (counted in the merged render list); a tile buffer moved to another system; Lua misuse
- * raising at the author's line.
+ * raising at the author's line; a native system drawing through ona/shapes.h.
  *
  * Set ONA_UPDATE_GOLDEN=1 to rewrite tests/golden/shapes_*.png from this machine's rendering
  * (then look at them before committing).
@@ -476,6 +476,70 @@ START_TEST(test_shapes_lua_misuse_raises_at_the_author_line) {
 }
 END_TEST
 
+/* A native system drawing through ona/shapes.h: a red square, a blue disc, a green outline and
+ * a two-tile map (cells 2 and 3: green, blue). */
+typedef struct native_scene {
+    ona_texture cells;
+    uint16_t tiles[2];
+    int rc;
+} native_scene;
+
+static int native_process(ona_ctx *ctx, void *state, double dt) {
+    (void)state, (void)dt;
+    native_scene *n = ona_ctx_user(ctx);
+    ona_shape_style red = {.tint = ONA_RGBA(255, 0, 0, 255)};
+    ona_shape_style blue = {.tint = ONA_RGBA(0, 0, 255, 255)};
+    ona_shape_style green = {.mode = ONA_SHAPE_LINE, .width = 4, .tint = ONA_RGBA(0, 255, 0, 255)};
+    ona_tilemap map = {
+        .texture = n->cells, .tile_w = 8, .tile_h = 8, .w = 2, .h = 1, .tiles = n->tiles};
+    int rc = ona_ctx_rect(ctx, 0, 8, 8, 32, 32, &red);
+    rc = rc ? rc : ona_ctx_circle(ctx, 0, 90, 30, 16, &blue);
+    rc = rc ? rc
+            : ona_ctx_polygon(ctx, 1, (const float[]){10, 60, 50, 60, 50, 100, 10, 100}, 4, &green);
+    rc = rc ? rc : ona_ctx_line(ctx, 0, 70, 70, 120, 70, &red);
+    rc = rc ? rc : ona_ctx_draw_tilemap(ctx, 2, &map, 80, 100);
+    n->rc = rc;
+    return 0;
+}
+
+START_TEST(test_shapes_native_system_draws_shapes_and_tiles) {
+    ona_runtime *rt = make_runtime(2);
+    static native_scene scene = {.tiles = {2, 3}};
+    scene.rc = -1;
+    ck_assert_int_eq(ona_runtime_texture_load(rt, tex_path, &scene.cells), 0);
+    ona_system sys;
+    ck_assert_int_eq(
+        ona_runtime_spawn_native(
+            rt,
+            &(ona_system_desc){.name = "native_shapes", .process = native_process, .user = &scene},
+            &sys),
+        0);
+    ck_assert_int_eq(ona_runtime_step(rt, 0.05), 0);
+    uint8_t *shot = step_shot(rt);
+    ck_assert_int_eq(scene.rc, 0);
+    const uint8_t *p = pixel(shot, 24, 24); /* the square */
+    ck_assert(p[0] == 255 && p[1] == 0 && p[2] == 0);
+    p = pixel(shot, 90, 30); /* the disc */
+    ck_assert(p[0] == 0 && p[1] == 0 && p[2] == 255);
+    p = pixel(shot, 10, 80); /* the outline's left edge, and its empty inside */
+    ck_assert(p[0] == 0 && p[1] == 255 && p[2] == 0);
+    p = pixel(shot, 30, 80);
+    ck_assert(p[1] == 0);
+    p = pixel(shot, 100, 70); /* the line */
+    ck_assert(p[0] == 255 && p[1] == 0);
+    p = pixel(shot, 84, 104); /* tile 2: green; tile 3: blue */
+    ck_assert(p[0] == 0 && p[1] == 255 && p[2] == 0);
+    p = pixel(shot, 92, 104);
+    ck_assert(p[0] == 0 && p[1] == 0 && p[2] == 255);
+    free(shot);
+    /* Refusals: too many points; outside a callback there is no ctx. */
+    static float many[2 * (ONA_SHAPE_MAX_POINTS + 1)];
+    ck_assert_int_eq(ona_ctx_polygon(NULL, 0, many, ONA_SHAPE_MAX_POINTS + 1, NULL), ONA_EINVAL);
+    ck_assert_int_eq(ona_ctx_draw_tilemap(NULL, 0, NULL, 0, 0), ONA_EINVAL);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("shapes");
     TCase *tess = tcase_create("tessellation");
@@ -492,6 +556,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, test_shapes_tilemap_scrolls_drawing_only_visible_tiles);
     tcase_add_test(tc, test_shapes_tile_buffer_moves_to_another_system);
     tcase_add_test(tc, test_shapes_lua_misuse_raises_at_the_author_line);
+    tcase_add_test(tc, test_shapes_native_system_draws_shapes_and_tiles);
     suite_add_tcase(s, tc);
     return s;
 }
