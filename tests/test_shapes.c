@@ -75,6 +75,10 @@ START_TEST(test_shapes_rect_and_lines_cover_their_area) {
     ck_assert_uint_eq(ona_shape_polyline(zig, 3, false, NULL, s, 64), 2);
     ck_assert_uint_eq(ona_shape_polyline(zig, 3, true, NULL, s, 64), 3);
     ck_assert_uint_eq(ona_shape_polyline(zig, 1, false, NULL, s, 64), 0);
+    /* A repeated point adds a degenerate segment, not a spike: the area stays 2 x 10 x 1. */
+    const float twice[8] = {0, 0, 10, 0, 10, 0, 10, 10};
+    ck_assert_uint_eq(ona_shape_polyline(twice, 4, false, NULL, s, 64), 3);
+    ck_assert_double_eq_tol(total_area(s, 3), 20.0, 1.0);
 }
 END_TEST
 

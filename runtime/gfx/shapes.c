@@ -84,6 +84,13 @@ static void normal(float ax, float ay, float bx, float by, float *nx, float *ny)
 /* The offset of the joint at point i (its neighbours given) for half-width hw: the mitre,
  * clamped to 4 half-widths. */
 static void joint(float n0x, float n0y, float n1x, float n1y, float hw, float *ox, float *oy) {
+    if (n0x == 0 && n0y == 0) { /* a repeated point: the segment out of it decides */
+        n0x = n1x;
+        n0y = n1y;
+    } else if (n1x == 0 && n1y == 0) {
+        n1x = n0x;
+        n1y = n0y;
+    }
     float mx = n0x + n1x, my = n0y + n1y;
     float len = sqrtf(mx * mx + my * my);
     if (len < 1e-6f) { /* a full turn back: no mitre exists, use the incoming normal */
