@@ -10,6 +10,7 @@
 #include "draw_state.h"
 #include "runtime_internal.h"
 #include "save.h"
+#include "shapes.h"
 
 #include <stdio.h>
 
@@ -441,4 +442,90 @@ int ona_font_measure(ona_runtime *rt, ona_font font, const char *text, size_t le
 
 float ona_font_line_height(ona_runtime *rt, ona_font font) {
     return rt && rt->video_ready ? ona__text_line_height(rt->video.fonts, font) : 0;
+}
+
+/* --- Issue 11 shapes: shapes and tile maps from native systems (ona/shapes.h) ---------------- */
+
+int ona_ctx_draw_shapes(ona_ctx *ctx, int layer, const ona_sprite *sprites, uint32_t count) {
+    if (!ctx || (!sprites && count))
+        return ONA_EINVAL;
+    ona_texture white = ona__runtime_of(ctx->sys->core)->video.textures.white;
+    return ona__system_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = white.id},
+                            sprites, count);
+}
+
+/* Draws what a shape function wrote into a stack array (shapes larger than it are refused by
+ * the count check: ONA_SHAPE_MAX_POINTS bounds every shape below). */
+static int draw_shape(ona_ctx *ctx, int layer, const ona_sprite *s, uint32_t needed,
+                      uint32_t capacity) {
+    if (needed > capacity)
+        return ONA_EINVAL;
+    return ona_ctx_draw_shapes(ctx, layer, s, needed);
+}
+
+int ona_ctx_rect(ona_ctx *ctx, int layer, float x, float y, float w, float h,
+                 const ona_shape_style *style) {
+    ona_sprite s[4];
+    return draw_shape(ctx, layer, s, ona_shape_rect(x, y, w, h, style, s, 4), 4);
+}
+
+int ona_ctx_line(ona_ctx *ctx, int layer, float x1, float y1, float x2, float y2,
+                 const ona_shape_style *style) {
+    ona_sprite s[1 + 2 * (ONA_SHAPE_MAX_POINTS / 2)];
+    uint32_t n = ona_shape_line(x1, y1, x2, y2, style, s, ONA_ARRAY_COUNT(s));
+    return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));
+}
+
+int ona_ctx_circle(ona_ctx *ctx, int layer, float x, float y, float r,
+                   const ona_shape_style *style) {
+    ona_sprite s[ONA_SHAPE_MAX_POINTS];
+    uint32_t n = ona_shape_circle(x, y, r, style, s, ONA_ARRAY_COUNT(s));
+    return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));
+}
+
+int ona_ctx_polygon(ona_ctx *ctx, int layer, const float *xy, uint32_t count,
+                    const ona_shape_style *style) {
+    if (!xy || count > ONA_SHAPE_MAX_POINTS)
+        return ONA_EINVAL;
+    ona_sprite s[ONA_SHAPE_MAX_POINTS];
+    uint32_t n = ona_shape_polygon(xy, count, style, s, ONA_ARRAY_COUNT(s));
+    return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));
+}
+
+/* Draws the tiles visible on the key's layer in chunks of a stack array. */
+static int tilemap_draw(ona__system *sys, const ona__draw_key *key, const ona_tilemap *map, float x,
+                        float y) {
+    ona_runtime *rt = ona__runtime_of(sys->core);
+    ona_tilemap m = *map;
+    if (m.texture_w <= 0 || m.texture_h <= 0)
+        ona__textures_size(&rt->video.textures, m.texture, &m.texture_w, &m.texture_h);
+    float view[4];
+    uint32_t total = 0;
+    if (ona__video_layer_view(&rt->video, key->layer, view)) {
+        /* One tile of margin: the view is the frame start's, a moving camera's lags a frame. */
+        view[0] -= (float)m.tile_w;
+        view[1] -= (float)m.tile_h;
+        view[2] += 2.0f * (float)m.tile_w;
+        view[3] += 2.0f * (float)m.tile_h;
+        ona_sprite chunk[ONA__SHAPE_CHUNK];
+        for (;;) {
+            uint32_t left = ona_tilemap_sprites(&m, x, y, view, total, chunk, ONA__SHAPE_CHUNK);
+            uint32_t n = ONA_MIN(left, (uint32_t)ONA__SHAPE_CHUNK);
+            if (n == 0)
+                break;
+            int rc = ona__system_draw(sys, key, chunk, n);
+            if (rc)
+                return rc;
+            total += n;
+        }
+    }
+    return 0;
+}
+
+int ona_ctx_draw_tilemap(ona_ctx *ctx, int layer, const ona_tilemap *map, float x, float y) {
+    if (!ctx || !map || !map->tiles || map->w <= 0 || map->h <= 0 || map->tile_w <= 0 ||
+        map->tile_h <= 0)
+        return ONA_EINVAL;
+    return tilemap_draw(ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id}, map,
+                        x, y);
 }

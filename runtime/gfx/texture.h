@@ -45,6 +45,7 @@ typedef struct ona__textures {
     uint32_t pending;        /* textures waiting for upload */
     ona_texture placeholder; /* made at init */
     ona_texture font;        /* the debug font atlas */
+    ona_texture white;       /* 1x1 opaque white: shapes (issue 11) */
 } ona__textures;
 
 int ona__textures_init(ona__textures *t);

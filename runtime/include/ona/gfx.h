@@ -54,6 +54,13 @@ typedef struct ona_sprite {
     uint32_t tint; /* RGBA8 with R in the lowest byte (0xAABBGGRR); 0xFFFFFFFF = as is */
 } ona_sprite;
 
+/* Issue 11 shapes: an ona_sprite whose src_w is exactly ONA_SPRITE_QUAD is a "free quad", not a
+ * sprite: its four corners are given in world space, in triangle-strip order (triangles 0-1-2
+ * and 1-2-3; a triangle repeats a corner): (x, y), (origin_x, origin_y), (scale_x, scale_y),
+ * (rotation, src_x); it is filled with the one texel at (src_y, src_h) in texels, times tint.
+ * Every other src_w keeps its meaning above. ona/shapes.h makes these. */
+#define ONA_SPRITE_QUAD (-65536.0f)
+
 /* ona_sprite's tint from 0..255 components. */
 #define ONA_RGBA(r, g, b, a)                                                                       \
     ((uint32_t)(r) | ((uint32_t)(g) << 8) | ((uint32_t)(b) << 16) | ((uint32_t)(a) << 24))

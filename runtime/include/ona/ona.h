@@ -13,6 +13,7 @@
  *   ona/input.h    what native systems read of a frame's input; gamepads
  *   ona/audio.h    sounds, voices, groups and streamed music
  *   ona/text.h     TrueType fonts: print and measure UTF-8 text (issue 10)
+ *   ona/shapes.h   rectangles, lines, circles, polygons and tile maps as sprites (issue 11)
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -31,5 +32,6 @@
 #include "ona/input.h"
 #include "ona/audio.h"
 #include "ona/text.h"
+#include "ona/shapes.h"
 
 #endif /* ONA_ONA_H */
