@@ -588,10 +588,13 @@ int main(void) {
                         PEER_BATCH);
     bench_report_printf(r, "| operation | median | mean | stddev | samples | how |\n");
     bench_report_printf(r, "|---|---:|---:|---:|---:|---|\n");
+    bench_report_chart(r, "Actor operations and peer round trips: median ns (log scale)", "ns",
+                       true, 1, (const char *const[]){"median"});
     for (int i = 0; i < row_count; i++) {
         row *w = &rows[i];
         bench_report_printf(r, "| %s | %.1f | %.1f | %.1f | %zu | %s |\n", w->label, w->s.median,
                             w->s.mean, w->s.stddev, w->n, w->note);
+        bench_report_chart_row(r, w->label, (double[]){w->s.median});
         if (w == hop)
             bench_report_printf(r, "| park + resume alone (derived) | %.1f | %.1f | | | "
                                    "hop minus send + receive, medians and means |\n",

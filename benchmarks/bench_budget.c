@@ -117,11 +117,20 @@ int main(void) {
                         "| budget | threads | median ms | mean ms | stddev ms | min ms | max ms |\n"
                         "|---:|---:|---:|---:|---:|---:|---:|\n");
     const uint32_t budgets[] = {20, 100, 1000};
+    bench_report_chart(r, "Runaway turn: interrupt latency after its budget (lower is better)",
+                       "ms", false, 2, (const char *const[]){"threads = 1", "threads = 2"});
+    double lat[2];
     for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++)
         for (uint32_t threads = 1; threads <= 2; threads++) {
             bench_stats s = latency(threads, budgets[b]);
             bench_report_printf(r, "| %u ms | %u | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
                                 budgets[b], threads, s.median, s.mean, s.stddev, s.min, s.max);
+            lat[threads - 1] = s.median;
+            if (threads == 2) {
+                char label[32];
+                snprintf(label, sizeof label, "budget %u ms", budgets[b]);
+                bench_report_chart_row(r, label, lat);
+            }
         }
     bench_report_printf(
         r,

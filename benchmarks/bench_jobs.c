@@ -394,8 +394,17 @@ int main(void) {
                            "Ona threads = 2 ms | speedup | uv_queue_work ms | speedup |\n");
     bench_report_printf(r, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
     bool met_speedup = true, met_uv = true;
+    bench_report_chart(r, "Speedup over a single-thread loop, 2 cores (higher is better)",
+                       "speedup (x)", false, 3,
+                       (const char *const[]){"Ona threads = 1", "Ona threads = 2",
+                                             "uv_queue_work"});
     for (int k = 0; k < 4; k++) {
         double base = single[k].s.median;
+        char label[64];
+        snprintf(label, sizeof label, "%d x %d", job_counts[k], TOTAL_OPS / job_counts[k]);
+        bench_report_chart_row(r, label,
+                               (double[]){base / rt1[k].s.median, base / rt2[k].s.median,
+                                          base / uvc[k].s.median});
         bench_report_printf(r, "| %d x %d | %.2f | %.2f | %.2fx | %.2f | %.2fx | %.2f | %.2fx |\n",
                             job_counts[k], TOTAL_OPS / job_counts[k], base, rt1[k].s.median,
                             base / rt1[k].s.median, rt2[k].s.median, base / rt2[k].s.median,

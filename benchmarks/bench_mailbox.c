@@ -269,9 +269,14 @@ int main(void) {
     bench_report_printf(r, "| senders -> receiver | payload | messages | threads = 1 M/s | "
                            "threads = 2 M/s | 2t/1t | frames | steals (2t) | parks 1t / 2t |\n");
     bench_report_printf(r, "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    bench_report_chart(r, "Messages through Lua systems (higher is better)", "M messages/s", false,
+                       2, (const char *const[]){"threads = 1", "threads = 2"});
     for (int t = 0; t < 2; t++)
         for (int p = 0; p < 3; p++) {
             lua_result *a = &lua[t][p][0], *b = &lua[t][p][1];
+            char label[96];
+            snprintf(label, sizeof label, "%d -> 1, %s", topologies[t], payloads[p].label);
+            bench_report_chart_row(r, label, (double[]){a->mps / 1e6, b->mps / 1e6});
             bench_report_printf(r, "| %d -> 1 | %s | %d | %.2f | %.2f | %.2fx | %.0f | %llu | "
                                    "%llu / %llu |\n",
                                 topologies[t], payloads[p].label,

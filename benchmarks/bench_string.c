@@ -205,23 +205,32 @@ int main(void) {
         size_t size;
     } messages[] = {{"short (12 B)", SHORT_MSG, sizeof SHORT_MSG - 1},
                     {"long (62 B)", LONG_MSG, sizeof LONG_MSG - 1}};
+    bench_report_chart(r, "ona_string vs malloc+memcpy: ns per operation (lower is better)",
+                       "ns", false, 2, (const char *const[]){"ona_string", "malloc+memcpy"});
+    char label[96];
     for (size_t m = 0; m < 2; m++) {
         double o, p;
         median_pair(ona_create_copy, plain_create_copy, messages[m].msg, messages[m].size, &o, &p);
         bench_report_printf(r, "| create+copy+pass | %s | %.2f | %.2f | %.2fx |\n",
                             messages[m].label, o, p, p / o);
+        snprintf(label, sizeof label, "create+copy, %s", messages[m].label);
+        bench_report_chart_row(r, label, (double[]){o, p});
     }
     for (size_t m = 0; m < 2; m++) {
         double o, p;
         median_pair(ona_copy_only, plain_copy_only, messages[m].msg, messages[m].size, &o, &p);
         bench_report_printf(r, "| copy+pass | %s | %.2f | %.2f | %.2fx |\n", messages[m].label,
                             o, p, p / o);
+        snprintf(label, sizeof label, "copy, %s", messages[m].label);
+        bench_report_chart_row(r, label, (double[]){o, p});
     }
     for (size_t m = 0; m < 2; m++) {
         double o, p;
         median_handoff(messages[m].msg, messages[m].size, &o, &p);
         bench_report_printf(r, "| copy, hand to thread, release there | %s | %.2f | %.2f | %.2fx |\n",
                             messages[m].label, o, p, p / o);
+        snprintf(label, sizeof label, "hand-off, %s", messages[m].label);
+        bench_report_chart_row(r, label, (double[]){o, p});
     }
     bench_report_printf(r, "\nTarget (issue 2): ona_string at least 2x faster than malloc+memcpy on "
                            "both lengths.\n");

@@ -48,10 +48,20 @@ bench_stats bench_summarise(double *samples, size_t n) {
     return s;
 }
 
+#define CHART_SERIES 8
+#define CHART_ROWS 64
+
 struct bench_report {
     char name[128];
     char *text;
     size_t size, cap;
+    /* The chart (bench_report_chart); series == 0: none. */
+    char chart_title[256], chart_ylabel[128];
+    bool chart_log;
+    int series, rows;
+    char series_names[CHART_SERIES][64];
+    char row_labels[CHART_ROWS][64];
+    double values[CHART_ROWS][CHART_SERIES];
 };
 
 void bench_report_printf(bench_report *r, const char *fmt, ...) {
@@ -112,21 +122,123 @@ bench_report *bench_report_open(const char *name, const char *title, const char 
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     bench_report_printf(r, "# %s\n\n", title);
     bench_report_printf(r, "| | |\n|---|---|\n");
-    bench_report_printf(r, "| machine | %s, %ld cores, %s %s |\n", cpu, sysconf(_SC_NPROCESSORS_ONLN),
-                        u.sysname, u.release);
+    bench_report_printf(r, "| machine | %s, %ld cores, %s %s |\n", cpu,
+                        sysconf(_SC_NPROCESSORS_ONLN), u.sysname, u.release);
     bench_report_printf(r, "| build type | %s |\n", ONA_BENCH_BUILD_TYPE);
     bench_report_printf(r, "| date | %s |\n", date);
     bench_report_printf(r, "| peers | %s |\n\n", peers);
     return r;
 }
 
+void bench_report_chart(bench_report *r, const char *title, const char *ylabel, bool log_scale,
+                        int series, const char *const *series_names) {
+    if (series < 1 || series > CHART_SERIES)
+        abort();
+    snprintf(r->chart_title, sizeof r->chart_title, "%s", title);
+    snprintf(r->chart_ylabel, sizeof r->chart_ylabel, "%s", ylabel);
+    r->chart_log = log_scale;
+    r->series = series;
+    r->rows = 0;
+    for (int i = 0; i < series; i++)
+        snprintf(r->series_names[i], sizeof r->series_names[i], "%s", series_names[i]);
+}
+
+void bench_report_chart_row(bench_report *r, const char *label, const double *values) {
+    if (r->series == 0 || r->rows == CHART_ROWS)
+        return;
+    snprintf(r->row_labels[r->rows], sizeof r->row_labels[r->rows], "%s", label);
+    for (int i = 0; i < r->series; i++)
+        r->values[r->rows][i] = values[i];
+    r->rows++;
+}
+
+/* gnuplot's quoting: a string in double quotes, with quotes and backslashes escaped. */
+static void gp_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Writes <dir>/<name>.dat and draws <dir>/<name>.png. Returns true when the picture was drawn. */
+static bool write_chart(bench_report *r, const char *dir) {
+    char dat[1024], png[1024];
+    snprintf(dat, sizeof dat, "%s/%s.dat", dir, r->name);
+    snprintf(png, sizeof png, "%s/%s.png", dir, r->name);
+    FILE *f = fopen(dat, "w");
+    if (!f) {
+        fprintf(stderr, "could not write %s\n", dat);
+        return false;
+    }
+    fprintf(f, "# %s (%s)\n\"row\"", r->chart_title, r->chart_ylabel);
+    for (int s = 0; s < r->series; s++)
+        fprintf(f, "\t\"%s\"", r->series_names[s]);
+    fputc('\n', f);
+    for (int i = 0; i < r->rows; i++) {
+        fprintf(f, "\"%s\"", r->row_labels[i]);
+        for (int s = 0; s < r->series; s++) {
+            if (isnan(r->values[i][s]))
+                fputs("\tNaN", f);
+            else
+                fprintf(f, "\t%.6g", r->values[i][s]);
+        }
+        fputc('\n', f);
+    }
+    fclose(f);
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        fprintf(stderr,
+                "chart: gnuplot not found (apt-get install gnuplot-nox); wrote the data "
+                "only: %s\n",
+                dat);
+        return false;
+    }
+    FILE *gp = popen("gnuplot", "w");
+    if (!gp)
+        return false;
+    fputs("set terminal pngcairo size 960,540 font 'DejaVu Sans,11' noenhanced\n", gp);
+    fputs("set output ", gp);
+    gp_string(gp, png);
+    fputs("\nset title ", gp);
+    gp_string(gp, r->chart_title);
+    fputs("\nset ylabel ", gp);
+    gp_string(gp, r->chart_ylabel);
+    fputs("\nset style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset key top left\n"
+          "set grid ytics\nset xtics rotate by -20 nomirror\nset datafile missing 'NaN'\n"
+          "set yrange [0:*]\n",
+          gp);
+    if (r->chart_log)
+        fputs("set logscale y\nset yrange [*:*]\n", gp);
+    fputs("plot ", gp);
+    for (int s = 0; s < r->series; s++) {
+        fprintf(gp, "%s", s ? ", '' " : "");
+        if (!s)
+            gp_string(gp, dat);
+        fprintf(gp, " using %d%s title columnhead", s + 2, s ? "" : ":xtic(1)");
+    }
+    fputs("\n", gp);
+    int status = pclose(gp);
+    if (status != 0) {
+        fprintf(stderr, "chart: gnuplot failed for %s\n", png);
+        return false;
+    }
+    fprintf(stderr, "wrote %s\n", png);
+    return true;
+}
+
 int bench_report_close(bench_report *r) {
+    const char *dir = getenv("ONA_BENCH_RESULTS");
+    if (!dir)
+        dir = ONA_SOURCE_DIR "/benchmarks/results";
+    if (r->series && r->rows && write_chart(r, dir))
+        bench_report_printf(r, "\n![%s](%s.png)\n", r->chart_title, r->name);
     fputs(r->text ? r->text : "", stdout);
     fflush(stdout);
-    const char *dir = getenv("ONA_BENCH_RESULTS");
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s.md", dir ? dir : ONA_SOURCE_DIR "/benchmarks/results",
-             r->name);
+    snprintf(path, sizeof path, "%s/%s.md", dir, r->name);
     int rc = 0;
     FILE *f = fopen(path, "w");
     if (f) {

@@ -5,6 +5,7 @@
 #ifndef ONA_BENCH_SUPPORT_H
 #define ONA_BENCH_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +27,18 @@ typedef struct bench_report bench_report;
 /* Opens a report titled `title`, with a header naming the machine (CPU model, cores, kernel),
  * the build type, the date and `peers` (what it was compared against). */
 bench_report *bench_report_open(const char *name, const char *title, const char *peers);
-void bench_report_printf(bench_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bench_report_printf(bench_report *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The report's chart: its main comparison as clustered bars, one cluster per row (a workload, a
+ * size), one bar per series (Ona, a peer...). bench_report_close writes the data beside the table
+ * (<name>.dat) and draws <name>.png with gnuplot (Debian's gnuplot-nox), and links the picture
+ * from the table. Without gnuplot it says so and writes the data only. `ylabel` names the unit;
+ * `log_scale` for values spanning orders of magnitude. At most 8 series and 64 rows; a value
+ * NAN is a missing bar. Call bench_report_chart once, then bench_report_chart_row per row. */
+void bench_report_chart(bench_report *r, const char *title, const char *ylabel, bool log_scale,
+                        int series, const char *const *series_names);
+void bench_report_chart_row(bench_report *r, const char *label, const double *values);
+
 /* Prints the report and writes it to the results folder (ONA_BENCH_RESULTS overrides it).
  * Returns 0, or -1 when the file could not be written (the table was still printed). */
 int bench_report_close(bench_report *r);

@@ -88,17 +88,19 @@ typedef enum config {
     UNBATCHED,
     BATCHED,
     PARALLEL,
+    SHAPES,  /* issue 11: parallel, with bunnies drawn as rects and circles */
+    TILEMAP, /* issue 11: parallel, over a large scrolling tile map */
     BARE_C,
     LOVE,
     CONFIG_COUNT
 } config;
 
 static const char *const config_names[CONFIG_COUNT] = {
-    "sequential", "unbatched", "batched", "parallel", "bare C", "LÖVE 11.4"};
+    "sequential", "unbatched", "batched", "parallel", "shapes", "tilemap", "bare C", "LÖVE 11.4"};
 static const char *const config_modes[CONFIG_COUNT] = {
-    "sequential", "unbatched", "batched", "parallel", "bare", "love"};
-static const char *const config_threads[CONFIG_COUNT] = {"1", "2", "2", "2", "1 (+llvmpipe)",
-                                                         "1 (+llvmpipe)"};
+    "sequential", "unbatched", "batched", "parallel", "shapes", "tilemap", "bare", "love"};
+static const char *const config_threads[CONFIG_COUNT] = {
+    "1", "2", "2", "2", "2", "2", "1 (+llvmpipe)", "1 (+llvmpipe)"};
 
 typedef struct run_result {
     bool ok;
@@ -223,7 +225,10 @@ static uint32_t expected_systems(config c) {
     case BATCHED:
         return 3; /* drawer, mover, hud */
     case PARALLEL:
+    case SHAPES:
         return MOVERS + 1;
+    case TILEMAP:
+        return MOVERS + 2; /* and the map */
     default:
         return 0;
     }
@@ -891,7 +896,8 @@ int main(int argc, char **argv) {
                 if (strcmp(name, config_modes[c]) == 0)
                     only = c;
             if (only < 0) {
-                fprintf(stderr, "bunnymark: --only sequential|unbatched|batched|parallel|bare|love\n");
+                fprintf(stderr, "bunnymark: --only sequential|unbatched|batched|parallel|shapes|"
+                                "tilemap|bare|love\n");
                 return 2;
             }
         } else {
@@ -984,8 +990,14 @@ int main(int argc, char **argv) {
                              "@60 vs bare C | @60 vs LÖVE | bracket @60/45/30 | points | "
                              "other load |\n");
     bench_report_printf(rep, "|---|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
+    bench_report_chart(rep, "32x32 bunnies held at each frame rate (higher is better)", "bunnies",
+                       false, 3, (const char *const[]){">= 60 FPS", ">= 45 FPS", ">= 30 FPS"});
     for (int c = 0; c < CONFIG_COUNT; c++) {
         const search *s = &searches[c];
+        if (ran[c])
+            bench_report_chart_row(rep, config_names[c],
+                                   (double[]){(double)s->best[0], (double)s->best[1],
+                                              (double)s->best[2]});
         if (!ran[c]) {
             bench_report_printf(rep, "| %s | | skipped: `love` not on PATH | | | | | | | |\n",
                                 config_names[c]);

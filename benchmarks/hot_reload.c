@@ -755,9 +755,14 @@ int main(int argc, char **argv) {
     bench_report_printf(rep, "| save | reloaded | median | mean | p90 | max | write -> applied "
                              "(median) | reload cost (median / max) | frames: 1 / 2 / 3 / more |\n");
     bench_report_printf(rep, "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    bench_report_chart(rep, "Hot reload: from the save to the new code running (lower is better)",
+                       "ms", false, 2, (const char *const[]){"median", "p90"});
     for (int i = 0; i < NCASES; i++) {
         bench_case *c = &cases[i];
         summary *s = &sums[i];
+        if (c->reloads)
+            bench_report_chart_row(rep, c->label,
+                                   (double[]){pct(s->lat, s->nlat, 50), pct(s->lat, s->nlat, 90)});
         if (c->reloads == 0) {
             bench_report_printf(rep, "| %s | not run | | | | | | | |\n", c->label);
             continue;

@@ -199,7 +199,12 @@ int main(int argc, char **argv) {
     bench_report_printf(r, "| t (s) | frames | frames/s since the last sample | systems | messages "
                            "| RSS MiB | Lua heaps MiB |\n");
     bench_report_printf(r, "|---:|---:|---:|---:|---:|---:|---:|\n");
+    bench_report_chart(r, "Soak: memory over the run (flat is good)", "MiB", false, 2,
+                       (const char *const[]){"resident set", "Lua heaps"});
     for (int i = 0; i < n; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "%.0f s", samples[i].t_s);
+        bench_report_chart_row(r, label, (double[]){samples[i].rss, samples[i].lua});
         double rate = i ? (double)(samples[i].frames - samples[i - 1].frames) /
                               (samples[i].t_s - samples[i - 1].t_s)
                         : 0;

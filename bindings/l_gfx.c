@@ -1,27 +1,30 @@
 /*
- * l_gfx.c: the `ona.gfx` and `ona.input` Lua modules: textures, sprites, text, camera, clear
- * colour, screenshots; the frame's events and input state.
+ * l_gfx.c: the `ona.gfx` Lua module: textures, sprites, text, camera, clear colour, screenshots
+ * (`ona.input` and the frame's events are l_input.c's).
  *
  * Design note. Drawing never calls GL: it appends to the render queue of the thread running
  * the system's turn (render_queue.c), with the system's spawn order and its own submission
  * counter, so the merged picture does not depend on which thread ran what. Drawing outside a
- * turn (in a script's main chunk) is an error, since no frame is being built. Input queries read
- * the state main wrote before the turns began; it does not change while turns run.
+ * turn (in a script's main chunk) is an error, since no frame is being built.
  *
  * Misuse raises at the author's line under the function's public name (ona__lua_raise, l_ona.h):
  * every helper below takes the name of the function it checks for.
  *
  * Sprite options for ona.gfx.draw(texture, x, y, opts): layer, rotation (radians), scale (or
  * sx, sy), ox, oy (origin in source pixels), src = {x, y, w, h}, tint = 0xRRGGBBAA or
- * {r, g, b, a} with 0..1 components.
+ * {r, g, b, a} with 0..1 components; and, for every drawing function (ona__lua_draw_key),
+ * blend, shader and target (issue 11; l_draw.c).
  */
 #include "l_gfx.h"
+#include "l_shapes.h"
 #include "l_ona.h"
 #include "l_types.h"
 
+#include "draw_state.h"
 #include "lua_host.h"
 
 #include <lauxlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -44,6 +47,8 @@ static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const c
 
 void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
                    const ona_sprite *sprites, uint32_t count) {
+    if (key->target && key->target == key->texture)
+        ona__lua_raise(L, fn, "a canvas cannot be drawn into itself (opts.target is the texture)");
     int rc = ona__system_draw(self(L), key, sprites, count);
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
@@ -115,6 +120,8 @@ void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key) 
     if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
         ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
     key->layer = (int32_t)layer;
+    /* Issue 11: blend, shader, target (l_draw.c checks each). */
+    ona__lua_draw_state(L, t, fn, &key->blend, &key->shader, &key->target);
 }
 
 /* ona.gfx.texture(path) -> handle, width, height  (a missing or broken file: the placeholder's
@@ -195,8 +202,8 @@ static int l_gfx_draw(lua_State *L) {
     return 0;
 }
 
-/* ona.gfx.draw_sprites(texture, buffer [, count [, layer]]): draws the first `count` (default
- * all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
+/* ona.gfx.draw_sprites(texture, buffer [, count [, layer | opts]]): draws the first `count`
+ * (default all) sprites of an ona.buffer of ona_sprite (see ona.gfx.sprites). The buffer stays the
  * system's: its sprites are copied into the render queue. */
 static int l_gfx_draw_sprites(lua_State *L) {
     static const char fn[] = "ona.gfx.draw_sprites";
@@ -214,11 +221,16 @@ static int l_gfx_draw_sprites(lua_State *L) {
     lua_Number n = ona__lua_optnumber(L, 3, fn, (lua_Number)available);
     if (n < 0 || n > (lua_Number)available || n != floor(n))
         ona__lua_argerror(L, 3, fn, "count must be an integer from 0 to the buffer's length");
-    lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
-    if (layer != floor(layer) || fabs(layer) > 1000000)
-        ona__lua_argerror(L, 4, fn, "layer must be an integer");
-    ona__lua_draw(L, fn, &(ona__draw_key){.layer = (int32_t)layer, .texture = tex.id},
-                  ona_buffer_data(b->buffer), (uint32_t)n);
+    ona__draw_key key = {.texture = tex.id};
+    if (lua_istable(L, 4)) { /* the draw options (layer, blend, shader, target) */
+        ona__lua_draw_key(L, 4, fn, &key);
+    } else {
+        lua_Number layer = ona__lua_optnumber(L, 4, fn, 0);
+        if (layer != floor(layer) || fabs(layer) > 1000000)
+            ona__lua_argerror(L, 4, fn, "layer must be an integer");
+        key.layer = (int32_t)layer;
+    }
+    ona__lua_draw(L, fn, &key, ona_buffer_data(b->buffer), (uint32_t)n);
     return 0;
 }
 
@@ -263,43 +275,94 @@ static int l_gfx_text(lua_State *L) {
     return 0;
 }
 
-/* ona.gfx.camera(x, y [, zoom [, viewport]]): the world point at the centre of the view, the
- * zoom, and the part of the window drawn into, {x, y, w, h} in pixels from the top-left
- * (default: all of it). */
+/* Reads {x, y, w, h} at idx into the camera's viewport; errors name argument `arg`. */
+static void check_viewport(lua_State *L, int idx, int arg, const char *fn, ona__camera *cam) {
+    if (!lua_istable(L, idx))
+        ona__lua_argerror(L, arg, fn, "viewport must be {x, y, w, h}");
+    float *dst[4] = {&cam->viewport_x, &cam->viewport_y, &cam->viewport_w, &cam->viewport_h};
+    for (int i = 0; i < 4; i++) {
+        lua_rawgeti(L, idx, i + 1);
+        if (!lua_isnumber(L, -1))
+            ona__lua_argerror(L, arg, fn, "viewport must be {x, y, w, h}");
+        *dst[i] = (float)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    if (cam->viewport_w <= 0 || cam->viewport_h <= 0)
+        ona__lua_argerror(L, arg, fn, "viewport width and height must be > 0");
+}
+
+/* ona.gfx.camera(x, y [, zoom [, opts]]): the world point at the centre of the view and the
+ * zoom, from the next frame on. opts = {layers = {lo, hi}, viewport = {x, y, w, h}}: the layers
+ * it applies to (default: all) and the part of the window drawn into, in pixels from the
+ * top-left (default: all of it). The older form, a viewport {x, y, w, h} as the 4th argument,
+ * still works. Per layer, the last setter in spawn order wins. */
 static int l_gfx_camera(lua_State *L) {
     static const char fn[] = "ona.gfx.camera";
     ona__system *sys = self(L);
     float x = (float)ona__lua_checknumber(L, 1, fn), y = (float)ona__lua_checknumber(L, 2, fn);
-    ona__camera cam = {x, y, (float)ona__lua_optnumber(L, 3, fn, 1), 0, 0, 0, 0};
-    if (!(cam.zoom > 0))
+    ona__setting set = {.kind = ONA__SET_CAMERA, .lo = INT32_MIN, .hi = INT32_MAX};
+    set.camera = (ona__camera){x, y, (float)ona__lua_optnumber(L, 3, fn, 1), 0, 0, 0, 0};
+    if (!(set.camera.zoom > 0) || !isfinite(set.camera.zoom))
         ona__lua_argerror(L, 3, fn, "zoom must be > 0");
     if (!lua_isnoneornil(L, 4)) {
         ona__lua_checktable(L, 4, fn);
-        float *dst[4] = {&cam.viewport_x, &cam.viewport_y, &cam.viewport_w, &cam.viewport_h};
-        for (int i = 0; i < 4; i++) {
-            lua_rawgeti(L, 4, i + 1);
-            if (!lua_isnumber(L, -1))
-                ona__lua_argerror(L, 4, fn, "viewport must be {x, y, w, h}");
-            *dst[i] = (float)lua_tonumber(L, -1);
+        lua_rawgeti(L, 4, 1);
+        bool old_form = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (old_form) {
+            check_viewport(L, 4, 4, fn, &set.camera);
+        } else {
+            lua_getfield(L, 4, "viewport");
+            if (!lua_isnil(L, -1))
+                check_viewport(L, lua_gettop(L), 4, fn, &set.camera);
+            lua_pop(L, 1);
+            lua_getfield(L, 4, "layers");
+            if (!lua_isnil(L, -1)) {
+                lua_Number r[2] = {NAN, NAN};
+                if (lua_istable(L, -1)) {
+                    for (int i = 0; i < 2; i++) {
+                        lua_rawgeti(L, -1 - i, i + 1);
+                        r[i] = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : NAN;
+                    }
+                    lua_pop(L, 2);
+                }
+                if (!lua_istable(L, -1) || r[0] != floor(r[0]) || r[1] != floor(r[1]) ||
+                    fabs(r[0]) > 1000000 || fabs(r[1]) > 1000000 || r[0] > r[1])
+                    ona__lua_argerror(L, 4, fn,
+                                      "opts.layers must be {lo, hi}: integers with lo <= hi");
+                set.lo = (int32_t)r[0];
+                set.hi = (int32_t)r[1];
+            }
             lua_pop(L, 1);
         }
-        if (cam.viewport_w <= 0 || cam.viewport_h <= 0)
-            ona__lua_argerror(L, 4, fn, "viewport width and height must be > 0");
     }
-    ona__render_queue *q = queue_for_draw(L, sys, fn);
-    ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, &cam, NULL);
+    queue_for_draw(L, sys, fn);
+    if (ona__system_set(sys, &set))
+        ona__lua_raise(L, fn, "out of memory");
     return 0;
 }
 
-/* ona.gfx.clear(r, g, b [, a]) with 0..1 components. */
+/* ona.gfx.clear(r, g, b [, a] [, {target = canvas}]) with 0..1 components: the screen's clear
+ * colour from this frame on, or, with a target, clears that canvas before this frame draws into
+ * it (like ona.gfx.canvas_clear). */
 static int l_gfx_clear(lua_State *L) {
     static const char fn[] = "ona.gfx.clear";
     ona__system *sys = self(L);
-    float c[4] = {clamp01(ona__lua_checknumber(L, 1, fn)), clamp01(ona__lua_checknumber(L, 2, fn)),
-                  clamp01(ona__lua_checknumber(L, 3, fn)),
-                  clamp01(ona__lua_optnumber(L, 4, fn, 1))};
-    ona__render_queue *q = queue_for_draw(L, sys, fn);
-    ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, NULL, c);
+    int opts = lua_istable(L, 4) ? 4 : 5;
+    ona__setting set = {.kind = ONA__SET_CLEAR};
+    set.value[0] = clamp01(ona__lua_checknumber(L, 1, fn));
+    set.value[1] = clamp01(ona__lua_checknumber(L, 2, fn));
+    set.value[2] = clamp01(ona__lua_checknumber(L, 3, fn));
+    set.value[3] = opts == 4 ? 1.0f : clamp01(ona__lua_optnumber(L, 4, fn, 1));
+    if (!lua_isnoneornil(L, opts)) {
+        ona__lua_checktable(L, opts, fn);
+        ona__draw_key key = {0};
+        ona__lua_draw_state(L, opts, fn, &key.blend, &key.shader, &key.target);
+        set.target = key.target;
+    }
+    queue_for_draw(L, sys, fn);
+    if (ona__system_set(sys, &set))
+        ona__lua_raise(L, fn, "out of memory");
     return 0;
 }
 
@@ -320,8 +383,11 @@ static int l_gfx_screenshot(lua_State *L) {
     return 1;
 }
 
-/* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=}: configures the
- * window from the next frame on (a game's main.lua calls it before the first frame). */
+/* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=, fixed_dt=,
+ * max_fps=}: configures the window from the next frame on (a game's main.lua calls it before
+ * the first frame). fixed_dt (seconds, (0, 1], or false for measured time) and max_fps (1 to
+ * 10000, or false for none) are the game's time rules (issue 10); the launcher's --fixed-dt and
+ * --max-fps win over them. */
 static int l_gfx_window(lua_State *L) {
     static const char fn[] = "ona.gfx.window";
     ona__system *sys = self(L);
@@ -349,6 +415,27 @@ static int l_gfx_window(lua_State *L) {
     if (!lua_isnil(L, -1))
         d.vsync = lua_toboolean(L, -1) ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
     lua_pop(L, 3);
+    /* Steady time (issue 10). */
+    double fixed_dt = 0;
+    uint32_t max_fps = 0;
+    lua_getfield(L, 1, "fixed_dt");
+    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        fixed_dt = -1;
+    else if (!lua_isnil(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 &&
+                                    lua_tonumber(L, -1) <= 1))
+        ona__lua_argerror(L, 1, fn, "fixed_dt must be seconds in (0, 1], such as 1/60, or false");
+    else if (!lua_isnil(L, -1))
+        fixed_dt = lua_tonumber(L, -1);
+    lua_getfield(L, 1, "max_fps");
+    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        max_fps = UINT32_MAX;
+    else if (!lua_isnil(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 1 &&
+                                    lua_tonumber(L, -1) <= 10000))
+        ona__lua_argerror(L, 1, fn, "max_fps must be from 1 to 10000, or false");
+    else if (!lua_isnil(L, -1))
+        max_fps = (uint32_t)lua_tonumber(L, -1);
+    lua_pop(L, 2);
+    ona__runtime_set_script_time(runtime(sys), fixed_dt, max_fps);
     ona__video_request_window(&runtime(sys)->video, &d);
     return 0;
 }
@@ -359,94 +446,6 @@ static int l_gfx_size(lua_State *L) {
     lua_pushnumber(L, runtime(sys)->video.width);
     lua_pushnumber(L, runtime(sys)->video.height);
     return 2;
-}
-
-/* --- ona.input ------------------------------------------------------------------------------- */
-
-/* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */
-static int l_input_key_down(lua_State *L) {
-    ona__system *sys = self(L);
-    ona_event e = {.type = ONA_EVENT_KEY_DOWN};
-    static const char fn[] = "ona.input.key_down";
-    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", ona__lua_checkstring(L, 1, fn, NULL));
-    ona__window_normalise_key(&e);
-    if (e.as.key.scancode <= 0)
-        return ona__lua_argerror(L, 1, fn,
-                                 "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
-    lua_pushboolean(L, e.as.key.scancode < ONA__MAX_SCANCODES &&
-                           runtime(sys)->video.keys[e.as.key.scancode]);
-    return 1;
-}
-
-/* ona.input.mouse() -> x, y, buttons (a bit per button: 1 left, 2 middle, 4 right) */
-static int l_input_mouse(lua_State *L) {
-    ona__video *v = &runtime(self(L))->video;
-    lua_pushnumber(L, v->mouse_x);
-    lua_pushnumber(L, v->mouse_y);
-    lua_pushnumber(L, v->mouse_buttons);
-    return 3;
-}
-
-static const char *event_name(ona_event_type t) {
-    static const char *const names[] = {
-        "none",     "key_down",    "key_up",         "text",         "mouse_move",  "mouse_down",
-        "mouse_up", "mouse_wheel", "window_resized", "window_focus", "window_blur", "quit",
-    };
-    return (unsigned)t < ONA_ARRAY_COUNT(names) ? names[t] : "unknown";
-}
-
-void ona__lua_push_events(lua_State *L, const ona__video *v) {
-    lua_createtable(L, (int)v->event_count, 0);
-    for (uint32_t i = 0; i < v->event_count; i++) {
-        const ona_event *e = &v->events[i];
-        lua_createtable(L, 0, 5);
-        lua_pushstring(L, event_name(e->type));
-        lua_setfield(L, -2, "type");
-        switch (e->type) {
-        case ONA_EVENT_KEY_DOWN:
-        case ONA_EVENT_KEY_UP:
-            lua_pushstring(L, e->as.key.name);
-            lua_setfield(L, -2, "key");
-            lua_pushnumber(L, e->as.key.scancode);
-            lua_setfield(L, -2, "scancode");
-            lua_pushboolean(L, e->as.key.repeat);
-            lua_setfield(L, -2, "is_repeat");
-            break;
-        case ONA_EVENT_TEXT:
-            lua_pushstring(L, e->as.text.text);
-            lua_setfield(L, -2, "text");
-            break;
-        case ONA_EVENT_MOUSE_MOVE:
-        case ONA_EVENT_MOUSE_DOWN:
-        case ONA_EVENT_MOUSE_UP:
-            lua_pushnumber(L, e->as.mouse.x);
-            lua_setfield(L, -2, "x");
-            lua_pushnumber(L, e->as.mouse.y);
-            lua_setfield(L, -2, "y");
-            lua_pushnumber(L, e->as.mouse.dx);
-            lua_setfield(L, -2, "dx");
-            lua_pushnumber(L, e->as.mouse.dy);
-            lua_setfield(L, -2, "dy");
-            lua_pushnumber(L, e->as.mouse.button);
-            lua_setfield(L, -2, "button");
-            break;
-        case ONA_EVENT_MOUSE_WHEEL:
-            lua_pushnumber(L, e->as.wheel.dx);
-            lua_setfield(L, -2, "dx");
-            lua_pushnumber(L, e->as.wheel.dy);
-            lua_setfield(L, -2, "dy");
-            break;
-        case ONA_EVENT_WINDOW_RESIZED:
-            lua_pushnumber(L, e->as.window.width);
-            lua_setfield(L, -2, "width");
-            lua_pushnumber(L, e->as.window.height);
-            lua_setfield(L, -2, "height");
-            break;
-        default:
-            break;
-        }
-        lua_rawseti(L, -2, (int)i + 1);
-    }
 }
 
 void ona__lua_open_gfx(lua_State *L) {
@@ -463,15 +462,11 @@ void ona__lua_open_gfx(lua_State *L) {
         {"window", l_gfx_window},
         {NULL, NULL},
     };
-    static const luaL_Reg input[] = {
-        {"key_down", l_input_key_down},
-        {"mouse", l_input_mouse},
-        {NULL, NULL},
-    };
     lua_newtable(L);
     luaL_register(L, NULL, gfx);
+    ona__lua_open_draw(L); /* issue 11: layer, canvas, shader, uniform, to_world, to_screen */
+    ona__lua_open_text(L); /* issue 10: font, print, measure */
+    ona__lua_open_shapes(L); /* issue 11 shapes: rect, line, circle, polygon, sheet, tilemap */
     lua_setfield(L, -2, "gfx");
-    lua_newtable(L);
-    luaL_register(L, NULL, input);
-    lua_setfield(L, -2, "input");
+    ona__lua_open_input(L);
 }

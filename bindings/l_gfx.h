@@ -1,5 +1,5 @@
 /*
- * l_gfx.h: the `ona.gfx` and `ona.input` Lua modules (bindings/l_gfx.c).
+ * l_gfx.h: the `ona.gfx` (bindings/l_gfx.c) and `ona.input` (bindings/l_input.c) Lua modules.
  */
 #ifndef ONA_L_GFX_H
 #define ONA_L_GFX_H
@@ -14,9 +14,17 @@ struct ona__video;
  * public function name `fn`. ---------------------------------------------------------------- */
 
 /* Reads the draw options every drawing function shares from the opts table at index t (nothing
- * when t is none or nil) into key: `layer` (an integer; issue 11 adds blend, shader, target).
+ * when t is none or nil) into key: `layer` (an integer), blend, shader, target (issue 11).
  * Fields the table lacks keep the key's value. */
 void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key);
+/* Issue 11 (l_draw.c): reads opts.blend ("alpha", "premultiplied", "add", "multiply"),
+ * opts.shader (an ona.gfx.shader handle) and opts.target (an ona.gfx.canvas handle) from the
+ * table at t into the outputs, leaving those the table lacks; raises on a bad value. */
+void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, uint32_t *shader,
+                         uint32_t *target);
+/* Adds layer, canvas, canvas_clear, shader, uniform, to_world, to_screen to the `gfx` table on
+ * top of the stack. */
+void ona__lua_open_draw(lua_State *L);
 /* Appends sprites to this turn's render queue (ona__system_draw); raises outside a turn or when
  * out of memory. */
 void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
@@ -28,8 +36,16 @@ uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn);
 lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
                               const char *fn);
 
+/* l_text.c (issue 10): adds font, print and measure to the `gfx` table on top of the stack. */
+void ona__lua_open_text(lua_State *L);
+
 /* Adds `gfx` and `input` to the `ona` table on top of the stack. */
 void ona__lua_open_gfx(lua_State *L);
+
+/* --- l_input.c ------------------------------------------------------------------------------- */
+
+/* Adds `input` to the `ona` table on top of the stack (called by ona__lua_open_gfx). */
+void ona__lua_open_input(lua_State *L);
 /* Pushes a new array of the frame's events (tables with `type` and the event's fields). */
 void ona__lua_push_events(lua_State *L, const struct ona__video *v);
 

@@ -21,6 +21,7 @@
 #include "l_gfx.h"
 #include "l_message.h"
 #include "lua_host.h"
+#include "l_audio.h" /* issue 10 */
 #include "lua_watchdog.h"
 
 #include <lauxlib.h>
@@ -515,6 +516,9 @@ void ona__lua_open_ona(lua_State *L) {
     lua_newtable(L);
     luaL_register(L, NULL, functions);
     ona__lua_open_gfx(L);
+    ona__lua_open_audio(L);
+    ona__lua_open_time(L);
+    ona__lua_open_save(L);
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
     lua_newtable(L);

@@ -16,6 +16,11 @@
 /* Pushes the `ona` module table and the table of raw functions the prelude wraps. */
 void ona__lua_open_ona(lua_State *L);
 
+/* Issue 10: add time, dt, random (l_time.c) and save, load (l_save.c) to the `ona` table on
+ * top of the stack. */
+void ona__lua_open_time(lua_State *L);
+void ona__lua_open_save(lua_State *L);
+
 /* The chunk name the prelude is loaded under (lua_host.c): its frames are never the author's. */
 #define ONA__PRELUDE_CHUNK "=prelude.lua"
 

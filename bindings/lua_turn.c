@@ -157,6 +157,28 @@ static int report_failure(lua_State *L) {
 }
 
 /* Logs a Lua error of the turn coroutine with a traceback and drops the coroutine. */
+/* Under lua_cpcall, since the registry's bookkeeping may allocate, and outside a turn's resume
+ * an allocation failure would be an unprotected error (a panic): the turn's coroutine is let go,
+ * or replaced by a new one (replace_turn_thread). */
+static int unref_turn_thread(lua_State *L) {
+    ona__lua *lua = lua_touserdata(L, 1);
+    luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
+    return 0;
+}
+
+static int replace_turn_thread(lua_State *L) {
+    ona__lua *lua = lua_touserdata(L, 1);
+    lua->co = NULL;
+    if (lua->co_ref != LUA_NOREF) {
+        luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
+        lua->co_ref = LUA_NOREF;
+    }
+    lua_State *co = lua_newthread(L);
+    lua->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua->co = co;
+    return 0;
+}
+
 static void fail(ona__lua *lua, lua_State *co, int status) {
     lua_State *L = lua->L;
     int type = lua_type(co, -1);
@@ -178,7 +200,13 @@ static void fail(ona__lua *lua, lua_State *co, int status) {
         lua_pop(L, 1);
         fail_turn(lua->sys, text); /* no memory left for a traceback */
     }
-    luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
+    if (lua_cpcall(L, unref_turn_thread, lua) != 0) {
+        /* No memory for the registry's free list (luaL_unref may add its key): clear the slot,
+         * which allocates nothing, and let its number go unused. */
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, LUA_REGISTRYINDEX, lua->co_ref);
+    }
     lua->co_ref = LUA_NOREF;
     lua->co = NULL;
     lua->mem_exceeded = false;
@@ -272,11 +300,13 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
     int nargs;
     if (why == ONA__RESUME_START) {
         if (!co || lua_status(co) != 0) {
-            if (lua->co_ref != LUA_NOREF)
-                luaL_unref(L, LUA_REGISTRYINDEX, lua->co_ref);
-            co = lua_newthread(L);
-            lua->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-            lua->co = co;
+            if (lua_cpcall(L, replace_turn_thread, lua) != 0) {
+                lua_pop(L, 1);
+                lua->cap_lifted = false;
+                fail_turn(sys, "not enough memory to start a turn");
+                return ONA__TURN_FAILED;
+            }
+            co = lua->co;
         }
         nargs = push_start(lua, co);
         if (nargs < 0) {

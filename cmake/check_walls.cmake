@@ -21,6 +21,7 @@ endfunction()
 scan(runtime/core "${pattern}")
 scan(samples "${pattern}")
 scan(runtime/gfx "${gfx_pattern}")
+scan(runtime/audio "${gfx_pattern}")
 if(failures)
   message(FATAL_ERROR "A layer's wall is crossed (runtime/core and samples include no Lua, SDL, "
     "GL or EGL header; runtime/gfx no Lua or binding header):${failures}")

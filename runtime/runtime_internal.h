@@ -11,6 +11,7 @@
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
 
+#include "audio/audio.h" /* runtime/audio (issue 10) */
 #include "core.h"
 #include "hot_reload.h"
 #include "paths.h"
@@ -52,6 +53,18 @@ struct ona_runtime {
      * main-thread functions refuse to run then (ONA_ETHREAD). */
     bool in_call;
     ona__signals signals;
+    ona__audio audio; /* issue 10: sounds, command queues, the device and its mixer */
+    bool audio_ready;
+    /* Steady time and saves (issue 10; runtime.c). Main advances the clock before a frame's
+     * turns, which only read it: the frame's start orders the writes before them. */
+    double game_time, time_base, time_step; /* game_time = time_base + time_frames * time_step */
+    uint64_t time_frames;
+    uint64_t pace_last_ns; /* main: when ona_runtime_frame_dt last returned; 0 before */
+    /* main.lua's ona.gfx.window{fixed_dt, max_fps} (any system, any thread; read by main
+     * between frames): 0 = not set, fixed_dt < 0 = measured. */
+    _Atomic(double) script_fixed_dt;
+    _Atomic(uint32_t) script_max_fps;
+    char *save_dir; /* NULL: no folder (no HOME) */
 };
 
 static inline ona_runtime *ona__runtime_of(ona__core *core) {
@@ -100,6 +113,14 @@ void ona__runtime_merge_if_between_frames(ona_runtime *rt);
 /* Validation of the fields spawn descs share; NULL when fine, else what is wrong. */
 const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity,
                                      ona_failure_policy policy);
+
+/* runtime.c (issue 10): advances game time by one frame of `dt` (main, before the turns). */
+void ona__runtime_advance_clock(ona_runtime *rt, double dt);
+/* The default random seed of `sys`'s `nth` generator (name, spawn order, nth; below 2^53). */
+uint64_t ona__runtime_default_seed(const ona__system *sys, uint64_t nth);
+/* main.lua's time settings (l_gfx.c's ona.gfx.window): fixed_dt > 0, < 0 = measured, 0 = keep;
+ * max_fps 0 = keep, UINT32_MAX = uncapped. Any thread. */
+void ona__runtime_set_script_time(ona_runtime *rt, double fixed_dt, uint32_t max_fps);
 
 /* native.c: the host of C systems. */
 extern const ona__host ona__native_host;

@@ -1,6 +1,9 @@
 #version 460 core
 // sprite.vert: one instance per sprite (ona__sprite in runtime/gfx_gl.h, 48 bytes, divisor 1),
 // drawn as a 4-vertex triangle strip over the unit quad. World units are pixels at zoom 1, y down.
+// An instance whose src.w is exactly -65536 (ONA_SPRITE_QUAD, ona/gfx.h) is a "free quad": its
+// four strip corners are given in world space, in position, origin, scale and (rotation, src.x),
+// and it is coloured by the one texel at (src.y, src.h) (shapes, runtime/gfx/shapes.c).
 
 layout(location = 0) in vec2 a_corner;   // unit quad corner, (0,0) top-left .. (1,1)
 layout(location = 1) in vec2 a_position; // world position of the origin point
@@ -19,6 +22,14 @@ out vec2 v_uv;
 out vec4 v_tint;
 
 void main() {
+    if (a_src.z == -65536.0) {
+        int i = int(a_corner.x) + 2 * int(a_corner.y);
+        vec2 p = i == 0 ? a_position : (i == 1 ? a_origin : (i == 2 ? a_scale : vec2(a_rotation, a_src.x)));
+        gl_Position = vec4(p * u_view.xy + u_view.zw, 0.0, 1.0);
+        v_uv = a_src.yw / u_texture_size;
+        v_tint = a_tint;
+        return;
+    }
     vec4 src = a_src.z > 0.0 ? a_src : vec4(0.0, 0.0, u_texture_size);
     vec2 local = (a_corner * src.zw - a_origin) * a_scale;
     float c = cos(a_rotation);

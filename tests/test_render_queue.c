@@ -99,21 +99,57 @@ START_TEST(test_render_queue_settings_last_in_order_wins) {
     ona__render_queue_init(&qa);
     ona__render_queue_init(&qb);
     uint32_t seq0 = 0, seq1 = 0;
-    ona__camera cam0 = {.x = 1, .y = 1, .zoom = 1}, cam1 = {.x = 2, .y = 2, .zoom = 2};
-    float red[4] = {1, 0, 0, 1};
-    /* System 1 (later in spawn order) sets the camera; system 0 sets camera and clear. */
-    ona__render_queue_set(&qa, 1, &seq1, &cam1, NULL);
-    ona__render_queue_set(&qb, 0, &seq0, &cam0, red);
+    ona__setting cam0 = {.kind = ONA__SET_CAMERA, .camera = {.x = 1, .y = 1, .zoom = 1}};
+    ona__setting cam1 = {.kind = ONA__SET_CAMERA, .camera = {.x = 2, .y = 2, .zoom = 2}};
+    ona__setting red = {.kind = ONA__SET_CLEAR, .value = {1, 0, 0, 1}};
+    /* System 1 (later in spawn order) sets the camera; system 0 sets camera and clear. Queue a
+     * holds system 1's, so thread order and spawn order disagree. */
+    ck_assert_int_eq(ona__render_queue_set(&qa, 1, &seq1, &cam1), 0);
+    ck_assert_int_eq(ona__render_queue_set(&qb, 0, &seq0, &cam0), 0);
+    ck_assert_int_eq(ona__render_queue_set(&qb, 0, &seq0, &red), 0);
     ona__render_queue *queues[2] = {&qa, &qb};
     ona__render_list list = {0};
     ck_assert_int_eq(ona__render_merge(queues, 2, &list), 0);
-    ck_assert(list.has_setting);
-    ck_assert(list.setting.camera.zoom == 2); /* system 1's, the later one */
-    ck_assert(list.setting.has_clear);
-    ck_assert(list.setting.clear[0] == 1); /* only system 0 set a clear colour */
+    ck_assert_uint_eq(list.setting_count, 3);
+    /* Applied in this order, the last camera is system 1's. */
+    ck_assert_uint_eq(list.settings[0]->order, 0);
+    ck_assert(list.settings[0]->camera.zoom == 1);
+    ck_assert_int_eq(list.settings[1]->kind, ONA__SET_CLEAR);
+    ck_assert_uint_eq(list.settings[2]->order, 1);
+    ck_assert(list.settings[2]->camera.zoom == 2);
     ona__render_list_free(&list);
     ona__render_queue_free(&qa);
     ona__render_queue_free(&qb);
+}
+END_TEST
+
+/* Canvas passes come before the screen, and a canvas sampled by another canvas's pass is drawn
+ * first, whatever the ids and the queues say; a cycle falls back to id order. */
+START_TEST(test_render_queue_canvas_passes_precede_their_use) {
+    ona__render_queue q;
+    ona__render_queue_init(&q);
+    uint32_t seq = 0;
+    ona_sprite s = {.scale_x = 1, .scale_y = 1, .tint = 0xFFFFFFFFu};
+    /* Screen draws canvas 5; canvas 5 samples canvas 9; canvas 9 samples texture 2. */
+    ona__render_queue_push(&q, &(ona__draw_key){.texture = 5}, 0, &seq, &s, 1);
+    ona__render_queue_push(&q, &(ona__draw_key){.texture = 9, .target = 5}, 0, &seq, &s, 1);
+    ona__render_queue_push(&q, &(ona__draw_key){.texture = 2, .target = 9}, 0, &seq, &s, 1);
+    ona__render_queue *queues[1] = {&q};
+    ona__render_list list = {0};
+    ck_assert_int_eq(ona__render_merge(queues, 1, &list), 0);
+    ck_assert_uint_eq(list.pass_count, 2);
+    ck_assert_uint_eq(list.passes[0], 9);
+    ck_assert_uint_eq(list.passes[1], 5);
+    ck_assert_uint_eq(list.sorted[0]->key.target, 9);
+    ck_assert_uint_eq(list.sorted[1]->key.target, 5);
+    ck_assert_uint_eq(list.sorted[2]->key.target, 0);
+    /* A cycle: 9 also samples 5. The smaller id goes first. */
+    ona__render_queue_push(&q, &(ona__draw_key){.texture = 5, .target = 9}, 0, &seq, &s, 1);
+    ck_assert_int_eq(ona__render_merge(queues, 1, &list), 0);
+    ck_assert_uint_eq(list.passes[0], 5);
+    ck_assert_uint_eq(list.passes[1], 9);
+    ona__render_list_free(&list);
+    ona__render_queue_free(&q);
 }
 END_TEST
 
@@ -165,6 +201,7 @@ int main(void) {
     tcase_add_test(tc, test_render_queue_extends_runs_of_one_system);
     tcase_add_test(tc, test_render_queue_merge_orders_by_layer_system_submission);
     tcase_add_test(tc, test_render_queue_settings_last_in_order_wins);
+    tcase_add_test(tc, test_render_queue_canvas_passes_precede_their_use);
     tcase_add_test(tc, test_render_queue_clear_keeps_memory);
     tcase_add_test(tc, test_render_queue_out_of_memory_appends_nothing);
     suite_add_tcase(s, tc);

@@ -8,9 +8,12 @@
  * 4-vertex triangle strip over a static unit quad; its 48-byte ona__sprite record is read
  * straight from the instance buffer as per-instance attributes (divisor 1), and each run of
  * instances sharing a texture is one glDrawArraysInstancedBaseInstance call whose base instance
- * selects the run's records. A frame is ona__gfx_begin (viewport, clear, camera),
- * ona__gfx_instances (gl_ring.c: the frame's region of the ring), ona__gfx_draw, ona__gfx_end
- * (gl_ring.c: the region's fence).
+ * selects the run's records. A run also carries its draw state (issue 11: program, blend mode,
+ * view and viewport); the draw loop changes GL state only where it differs from the previous
+ * run's. Canvases are textures with a framebuffer; ona__gfx_target switches between them and
+ * the screen, and a canvas is drawn y-flipped so that its row 0 is its top like a file's. A frame
+ * is ona__gfx_begin (viewport, clear, camera), ona__gfx_instances (gl_ring.c: the frame's region of
+ * the ring), ona__gfx_draw, ona__gfx_end (gl_ring.c: the region's fence).
  */
 #include "gfx_gl_internal.h"
 #include "common.h"
@@ -252,6 +255,40 @@ void ona__gfx_texture_free(ona__gfx *g, uint32_t texture) {
 
 /* --- Frames -------------------------------------------------------------------------------- */
 
+void ona__camera_view(const ona__camera *camera, int width, int height, bool canvas, float view[4],
+                      int viewport[4]) {
+    width = width > 0 ? width : 0;
+    height = height > 0 ? height : 0;
+    /* No camera means world units are framebuffer pixels from the top-left corner. A zoom that
+     * is not a positive number (a script's mistake) draws at zoom 1 rather than nothing. */
+    float cx = camera ? camera->x : (float)width * 0.5f;
+    float cy = camera ? camera->y : (float)height * 0.5f;
+    float zoom = camera && camera->zoom > 0.0f && isfinite(camera->zoom) ? camera->zoom : 1.0f;
+    /* The camera's viewport, clamped to the framebuffer; none means all of it. */
+    int vx = 0, vy = 0, vw = width, vh = height;
+    if (!canvas && camera && camera->viewport_w > 0 && camera->viewport_h > 0) {
+        vx = (int)camera->viewport_x;
+        vy = (int)camera->viewport_y;
+        vw = (int)camera->viewport_w;
+        vh = (int)camera->viewport_h;
+        vx = vx < 0 ? 0 : (vx > width ? width : vx);
+        vy = vy < 0 ? 0 : (vy > height ? height : vy);
+        vw = vx + vw > width ? width - vx : vw;
+        vh = vy + vh > height ? height - vy : vh;
+    }
+    float sx = vw > 0 ? 2.0f * zoom / (float)vw : 0.0f;
+    float sy = vh > 0 ? (canvas ? 2.0f : -2.0f) * zoom / (float)vh : 0.0f;
+    view[0] = sx;
+    view[1] = sy;
+    view[2] = -cx * sx;
+    view[3] = -cy * sy;
+    /* GL's viewport origin is the bottom-left corner. */
+    viewport[0] = vx;
+    viewport[1] = height - vy - vh;
+    viewport[2] = vw;
+    viewport[3] = vh;
+}
+
 void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
                     const ona__camera *camera) {
     /* A frame left without ona__gfx_end still gets its fence, so its region is not rewritten
@@ -262,30 +299,13 @@ void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
     g->height = height > 0 ? height : 0;
     g->frame_has_region = false;
     g->frame_count = 0;
-    /* No camera means world units are framebuffer pixels from the top-left corner. A zoom that
-     * is not a positive number (a script's mistake) draws at zoom 1 rather than nothing. */
-    float cx = camera ? camera->x : (float)g->width * 0.5f;
-    float cy = camera ? camera->y : (float)g->height * 0.5f;
-    float zoom = camera && camera->zoom > 0.0f && isfinite(camera->zoom) ? camera->zoom : 1.0f;
-    /* The camera's viewport, clamped to the framebuffer; none means all of it. */
-    int vx = 0, vy = 0, vw = g->width, vh = g->height;
-    if (camera && camera->viewport_w > 0 && camera->viewport_h > 0) {
-        vx = (int)camera->viewport_x;
-        vy = (int)camera->viewport_y;
-        vw = (int)camera->viewport_w;
-        vh = (int)camera->viewport_h;
-        vx = vx < 0 ? 0 : (vx > g->width ? g->width : vx);
-        vy = vy < 0 ? 0 : (vy > g->height ? g->height : vy);
-        vw = vx + vw > g->width ? g->width - vx : vw;
-        vh = vy + vh > g->height ? g->height - vy : vh;
-    }
-    float sx = vw > 0 ? 2.0f * zoom / (float)vw : 0.0f;
-    float sy = vh > 0 ? -2.0f * zoom / (float)vh : 0.0f;
-    g->view[0] = sx;
-    g->view[1] = sy;
-    g->view[2] = -cx * sx;
-    g->view[3] = -cy * sy;
+    ona__camera_view(camera, g->width, g->height, false, g->view, g->viewport);
+    g->scissor = g->viewport[2] != g->width || g->viewport[3] != g->height;
+    g->target = 0;
+    g->target_width = g->width;
+    g->target_height = g->height;
 
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, g->width, g->height);
     glDisable(GL_SCISSOR_TEST);
     if (clear)
@@ -293,11 +313,31 @@ void ona__gfx_begin(ona__gfx *g, int width, int height, const float clear[4],
     else
         glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (vw != g->width || vh != g->height) {
-        /* GL's viewport origin is the bottom-left corner. */
-        glViewport(vx, g->height - vy - vh, vw, vh);
-        glScissor(vx, g->height - vy - vh, vw, vh);
-        glEnable(GL_SCISSOR_TEST);
+}
+
+void ona__gfx_target(ona__gfx *g, uint32_t framebuffer, int width, int height) {
+    g->target = framebuffer;
+    g->target_width = framebuffer ? width : g->width;
+    g->target_height = framebuffer ? height : g->height;
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+}
+
+/* GL blend factors for each ona_blend; colour and alpha separately, so that what is drawn into a
+ * canvas keeps a meaningful alpha for when the canvas itself is drawn. */
+static void set_blend(uint32_t blend) {
+    switch (blend) {
+    case ONA_BLEND_PREMULTIPLIED:
+        glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        break;
+    case ONA_BLEND_ADD:
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
+        break;
+    case ONA_BLEND_MULTIPLY:
+        glBlendFuncSeparate(GL_DST_COLOR, GL_ZERO, GL_ZERO, GL_ONE);
+        break;
+    default: /* alpha */
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        break;
     }
 }
 
@@ -308,13 +348,25 @@ void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {
         ona_log(ONA_LOG_ERROR, "gfx", "draw without ona__gfx_instances this frame: skipped");
         return;
     }
-    glUseProgram(g->program);
     glBindVertexArray(g->vao);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE); /* a negative scale or a rotation may flip a quad's winding */
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glUniform4fv(g->u_view, 1, g->view);
+    /* The default view: ona__gfx_begin's camera on the screen, pixel space on a canvas. */
+    float canvas_view[4];
+    int canvas_viewport[4];
+    const float *frame_view = g->view;
+    const int *frame_viewport = g->viewport;
+    bool frame_scissor = g->scissor;
+    if (g->target) {
+        ona__camera_view(NULL, g->target_width, g->target_height, true, canvas_view,
+                         canvas_viewport);
+        frame_view = canvas_view;
+        frame_viewport = canvas_viewport;
+        frame_scissor = false;
+    }
+    GLuint program = UINT32_MAX;
+    uint32_t blend = UINT32_MAX;
     const GLuint base = g->region * g->capacity;
     for (uint32_t i = 0; i < run_count; i++) {
         const ona__gfx_run *run = &runs[i];
@@ -327,12 +379,89 @@ void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count) {
                     run->first, run->count, g->frame_count, run->texture, run->width, run->height);
             continue;
         }
+        GLuint want = run->program ? run->program : g->program;
+        if (want != program) {
+            program = want;
+            glUseProgram(program);
+            GLint at_time = glGetUniformLocation(program, "u_time");
+            if (at_time >= 0)
+                glUniform1f(at_time, g->time);
+        }
+        if (run->blend != blend) {
+            blend = run->blend;
+            set_blend(blend);
+        }
+        const float *view = run->has_view ? run->view : frame_view;
+        const int *vp = run->has_view ? run->viewport : frame_viewport;
+        bool scissor = run->has_view ? (vp[0] != 0 || vp[1] != 0 || vp[2] != g->target_width ||
+                                        vp[3] != g->target_height)
+                                     : frame_scissor;
+        /* u_view is location 0 in the runtime's vertex stage, which every program shares. */
+        glUniform4fv(program == g->program ? g->u_view : 0, 1, view);
+        glViewport(vp[0], vp[1], vp[2], vp[3]);
+        if (scissor) {
+            glScissor(vp[0], vp[1], vp[2], vp[3]);
+            glEnable(GL_SCISSOR_TEST);
+        } else {
+            glDisable(GL_SCISSOR_TEST);
+        }
         glBindTextureUnit(0, run->texture);
-        glUniform2f(g->u_texture_size, (float)run->width, (float)run->height);
+        glUniform2f(program == g->program ? g->u_texture_size : 1, (float)run->width,
+                    (float)run->height);
         glDrawArraysInstancedBaseInstance(GL_TRIANGLE_STRIP, 0, 4, (GLsizei)run->count,
                                           base + run->first);
     }
+    glDisable(GL_SCISSOR_TEST);
     glBindVertexArray(0);
+}
+
+void ona__gfx_set_time(ona__gfx *g, float seconds) {
+    g->time = seconds;
+}
+
+/* --- Canvases ------------------------------------------------------------------------------ */
+
+int ona__gfx_canvas_create(ona__gfx *g, int width, int height, uint32_t *texture,
+                           uint32_t *framebuffer) {
+    if (!g || !texture || !framebuffer || width <= 0 || height <= 0 ||
+        width > g->max_texture_size || height > g->max_texture_size)
+        return ONA_EINVAL;
+    ona__gl_clear_errors();
+    GLuint t = 0, f = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t);
+    glTextureStorage2D(t, 1, GL_RGBA8, width, height);
+    glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glCreateFramebuffers(1, &f);
+    glNamedFramebufferTexture(f, GL_COLOR_ATTACHMENT0, t, 0);
+    bool complete = glCheckNamedFramebufferStatus(f, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    if (ona__gl_check("making a canvas") != GL_NO_ERROR || !complete) {
+        glDeleteFramebuffers(1, &f);
+        glDeleteTextures(1, &t);
+        return ONA_EGFX;
+    }
+    static const float transparent[4] = {0, 0, 0, 0};
+    glClearNamedFramebufferfv(f, GL_COLOR, 0, transparent);
+    *texture = t;
+    *framebuffer = f;
+    return 0;
+}
+
+void ona__gfx_canvas_free(ona__gfx *g, uint32_t texture, uint32_t framebuffer) {
+    (void)g;
+    GLuint f = framebuffer, t = texture;
+    if (f)
+        glDeleteFramebuffers(1, &f);
+    if (t)
+        glDeleteTextures(1, &t);
+}
+
+void ona__gfx_canvas_clear(ona__gfx *g, uint32_t framebuffer, const float rgba[4]) {
+    (void)g;
+    if (framebuffer)
+        glClearNamedFramebufferfv(framebuffer, GL_COLOR, 0, rgba);
 }
 
 /* --- Reading pixels ------------------------------------------------------------------------ */

@@ -35,18 +35,33 @@ typedef struct ona__camera {
 } ona__camera;
 
 typedef struct ona__gfx_run {
-    uint32_t texture;   /* GL texture name */
-    int width, height;  /* its size in texels */
-    uint32_t first;     /* first instance (index into this frame's instances) */
+    uint32_t texture;  /* GL texture name */
+    int width, height; /* its size in texels */
+    uint32_t first;    /* first instance (index into this frame's instances) */
     uint32_t count;
+    /* Draw state (issue 11); zeroes are the defaults, so a run made with only the fields above
+     * draws as before. */
+    uint32_t program; /* a game program (ona__gfx_program_build); 0: the sprite program */
+    uint32_t blend;   /* ona_blend; 0 (default) is alpha */
+    bool has_view;    /* view and viewport below; false: those of ona__gfx_begin */
+    float view[4];    /* clip = world * view.xy + view.zw */
+    int viewport[4];  /* x, y (GL's: from the bottom-left), w, h in framebuffer pixels */
 } ona__gfx_run;
+
+/* The view of `camera` (NULL: framebuffer pixels from the top-left corner, the default camera)
+ * on a framebuffer of width x height: view as in ona__gfx_run, viewport in GL's coordinates
+ * (the camera's viewport clamped to the framebuffer; ignored when `canvas`). A canvas is drawn
+ * with y flipped so that its texel row 0 is its top, as with textures loaded from files. A zoom
+ * that is not a positive number counts as 1. Pure arithmetic: any thread. */
+void ona__camera_view(const ona__camera *camera, int width, int height, bool canvas, float view[4],
+                      int viewport[4]);
 
 typedef struct ona__gfx ona__gfx;
 
 typedef struct ona__gfx_desc {
-    const char *shader_dir;   /* folder holding sprite.vert and sprite.frag */
+    const char *shader_dir;     /* folder holding sprite.vert and sprite.frag */
     uint32_t instance_capacity; /* per frame, initial; 0 = 65536 (grows when a frame needs more) */
-    bool debug_output;        /* glDebugMessageCallback into the log (debug builds) */
+    bool debug_output;          /* glDebugMessageCallback into the log (debug builds) */
 } ona__gfx_desc;
 
 /* Creates the renderer in the current context: compiles the shaders (a compile or link error is
@@ -77,6 +92,30 @@ ona__sprite *ona__gfx_instances(ona__gfx *g, uint32_t count);
 
 /* Draws the runs (one instanced draw each) from the instances written this frame, in order. */
 void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count);
+
+/* --- Draw state (issue 11) -------------------------------------------------------------------- */
+
+/* Makes a width x height RGBA8 texture (cleared to transparent) and a framebuffer drawing into
+ * it. Errors: ONA_EINVAL, ONA_EGFX. */
+int ona__gfx_canvas_create(ona__gfx *g, int width, int height, uint32_t *texture,
+                           uint32_t *framebuffer);
+void ona__gfx_canvas_free(ona__gfx *g, uint32_t texture, uint32_t framebuffer);
+/* Clears a canvas's framebuffer to rgba (0..1). */
+void ona__gfx_canvas_clear(ona__gfx *g, uint32_t framebuffer, const float rgba[4]);
+/* Directs the following ona__gfx_draw calls into `framebuffer` (width x height), or with 0 to
+ * the screen (ona__gfx_begin's size). Runs without has_view then draw with the default camera
+ * (pixel space) on a canvas and with ona__gfx_begin's camera on the screen. */
+void ona__gfx_target(ona__gfx *g, uint32_t framebuffer, int width, int height);
+
+/* Builds a game program: the sprite vertex stage with the fragment shader at frag_path (errors
+ * logged as "frag_path:line: message"; nothing left behind). Errors: ONA_EGFX, ONA_ENOMEM. */
+int ona__gfx_program_build(ona__gfx *g, const char *frag_path, uint32_t *program);
+void ona__gfx_program_free(ona__gfx *g, uint32_t program);
+/* Sets a float/vecN uniform of a game program by name (ignored when the program lacks it). */
+void ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
+                              const float value[4]);
+/* The seconds every program's `u_time` uniform holds from now on. */
+void ona__gfx_set_time(ona__gfx *g, float seconds);
 
 /* Ends the frame: fences the ring region it used. The caller swaps buffers. */
 void ona__gfx_end(ona__gfx *g);

@@ -36,6 +36,12 @@ struct ona__gfx {
 
     int width, height; /* the viewport of the last ona__gfx_begin */
     float view[4];     /* clip = world * view.xy + view.zw */
+    int viewport[4];   /* GL viewport of ona__gfx_begin's camera */
+    bool scissor;      /* that viewport is smaller than the framebuffer */
+    /* The current target (ona__gfx_target): 0 is the screen. */
+    uint32_t target;
+    int target_width, target_height;
+    float time; /* u_time */
 };
 
 /* --- gfx_gl.c: GL errors --------------------------------------------------------------------- */
@@ -51,6 +57,9 @@ GLenum ona__gl_check(const char *what);
  * "path:line: message". On failure nothing is left behind and *out is untouched.
  * Errors: ONA_EGFX, ONA_ENOMEM. */
 int ona__gl_shader_build(ona__gfx *g, GLuint *out);
+/* Builds a program from the vertex file and a fragment file (ona__gl_shader_build's work). */
+int ona__gl_shader_build_from(ona__gfx *g, const char *vert_path, const char *frag_path,
+                              GLuint *out);
 /* Looks up g->program's uniform locations (-1 for one the shaders lack). */
 void ona__gl_shader_find_uniforms(ona__gfx *g);
 

@@ -211,10 +211,15 @@ static int compile_stage(ona__gfx *g, GLenum stage, const char *path, GLuint *ou
 
 /* Builds the program from sprite.vert and sprite.frag; on failure nothing is left behind. */
 int ona__gl_shader_build(ona__gfx *g, GLuint *out) {
+    return ona__gl_shader_build_from(g, g->vert_path, g->frag_path, out);
+}
+
+int ona__gl_shader_build_from(ona__gfx *g, const char *vert_path, const char *frag_path,
+                              GLuint *out) {
     GLuint vs = 0, fs = 0;
-    int rc = compile_stage(g, GL_VERTEX_SHADER, g->vert_path, &vs);
+    int rc = compile_stage(g, GL_VERTEX_SHADER, vert_path, &vs);
     if (rc == 0)
-        rc = compile_stage(g, GL_FRAGMENT_SHADER, g->frag_path, &fs);
+        rc = compile_stage(g, GL_FRAGMENT_SHADER, frag_path, &fs);
     if (rc != 0) {
         glDeleteShader(vs);
         return rc;
@@ -229,9 +234,9 @@ int ona__gl_shader_build(ona__gfx *g, GLuint *out) {
     glDeleteShader(fs);
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    log_object_log(program, true, ok ? ONA_LOG_WARN : ONA_LOG_ERROR, g->frag_path);
+    log_object_log(program, true, ok ? ONA_LOG_WARN : ONA_LOG_ERROR, frag_path);
     if (!ok) {
-        ona_log(ONA_LOG_ERROR, g->frag_path, "linking with %s failed", g->vert_path);
+        ona_log(ONA_LOG_ERROR, frag_path, "linking with %s failed", vert_path);
         glDeleteProgram(program);
         return ONA_EGFX;
     }
@@ -260,6 +265,46 @@ int ona__gfx_reload_shaders(ona__gfx *g) {
     ona__gl_shader_find_uniforms(g);
     ona_log(ONA_LOG_INFO, "gfx", "shaders reloaded from %s and %s", g->vert_path, g->frag_path);
     return 0;
+}
+
+/* Game programs (issue 11): a game's fragment shader linked with the sprite vertex stage, so the
+ * instance layout, u_view (location 0) and u_texture_size (location 1) are the runtime's. */
+int ona__gfx_program_build(ona__gfx *g, const char *frag_path, uint32_t *program) {
+    if (!g || !frag_path || !program)
+        return ONA_EINVAL;
+    GLuint p = 0;
+    int rc = ona__gl_shader_build_from(g, g->vert_path, frag_path, &p);
+    if (rc == 0)
+        *program = p;
+    return rc;
+}
+
+void ona__gfx_program_free(ona__gfx *g, uint32_t program) {
+    (void)g;
+    if (program)
+        glDeleteProgram(program);
+}
+
+void ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
+                              const float value[4]) {
+    (void)g;
+    GLint at = glGetUniformLocation(program, name);
+    if (at < 0)
+        return;
+    switch (components) {
+    case 1:
+        glProgramUniform1f(program, at, value[0]);
+        break;
+    case 2:
+        glProgramUniform2f(program, at, value[0], value[1]);
+        break;
+    case 3:
+        glProgramUniform3f(program, at, value[0], value[1], value[2]);
+        break;
+    default:
+        glProgramUniform4f(program, at, value[0], value[1], value[2], value[3]);
+        break;
+    }
 }
 
 const char *ona__gfx_vertex_path(ona__gfx *g) {

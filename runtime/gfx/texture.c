@@ -49,7 +49,8 @@ static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, b
     s->height = h;
     s->pixels = pixels;
     s->gl = 0;
-    s->placeholder = placeholder;
+    s->fbo = 0;
+    s->placeholder = placeholder; /* `canvas` stays as the caller set it: slots start zeroed */
     t->pending++;
     out->id = make_id(index, s->generation);
     /* release: readers that see the id see the fields above. */
@@ -72,8 +73,10 @@ static int create_locked(ona__textures *t, int w, int h, const uint8_t *rgba, bo
 
 int ona__textures_init(ona__textures *t) {
     memset(t, 0, sizeof *t);
-    for (uint32_t i = 0; i < ONA__MAX_TEXTURES; i++)
+    for (uint32_t i = 0; i < ONA__MAX_TEXTURES; i++) {
         atomic_init(&t->slots[i].id, 0);
+        atomic_init(&t->slots[i].dirty, false);
+    }
     if (uv_mutex_init(&t->lock))
         return ONA_ENOMEM;
     /* The placeholder: 16x16, 4x4 squares of magenta and black, impossible to miss. */
@@ -100,6 +103,11 @@ int ona__textures_init(ona__textures *t) {
                 ona__free(atlas);
         }
     }
+    if (rc == 0) {
+        /* Issue 11 shapes: one opaque white texel that shapes (free quads) are filled with. */
+        static const uint8_t white[4] = {255, 255, 255, 255};
+        rc = create_locked(t, 1, 1, white, false, &t->white);
+    }
     if (rc)
         ona__textures_free(t, NULL);
     return rc;
@@ -108,7 +116,9 @@ int ona__textures_init(ona__textures *t) {
 void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
     for (uint32_t i = 0; i < t->used; i++) {
         ona__texture *s = &t->slots[i];
-        if (gfx && s->gl)
+        if (gfx && s->canvas)
+            ona__gfx_canvas_free(gfx, s->gl, s->fbo);
+        else if (gfx && s->gl)
             ona__gfx_texture_free(gfx, s->gl);
         ona__free(s->pixels);
         ona__free(s->path);
@@ -182,8 +192,9 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
         size <= INT32_MAX ? stbi_load_from_memory(file, (int)size, w, h, &channels, 4) : NULL;
     ona__free(file);
     if (!decoded) {
-        ona_log(ONA_LOG_ERROR, who, "texture %s: not a readable image (%s); drawing the "
-                                    "placeholder instead",
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: not a readable image (%s); drawing the "
+                "placeholder instead",
                 path, stbi_failure_reason() ? stbi_failure_reason() : "unknown format");
         return ONA_EFORMAT;
     }
@@ -233,8 +244,8 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
     }
     uv_mutex_unlock(&t->lock);
     if (rc)
-        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path,
-                ona_strerror(rc), ONA__MAX_TEXTURES);
+        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path, ona_strerror(rc),
+                ONA__MAX_TEXTURES);
     return rc;
 }
 
@@ -273,6 +284,34 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
     return rc;
 }
 
+int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !out)
+        return ONA_EINVAL;
+    uv_mutex_lock(&t->lock);
+    int rc = ONA_ELIMIT;
+    if (t->used < ONA__MAX_TEXTURES) {
+        /* Marked a canvas before insert publishes the id (release), so readers see it. */
+        t->slots[t->used].canvas = true;
+        rc = insert(t, NULL, width, height, NULL, false, out);
+    }
+    uv_mutex_unlock(&t->lock);
+    return rc;
+}
+
+bool ona__textures_is_canvas(ona__textures *t, uint32_t id) {
+    ona__texture *s = slot_of(t, id);
+    return s && s->canvas;
+}
+
+uint32_t ona__textures_fbo(ona__textures *t, uint32_t id, int *width, int *height) {
+    ona__texture *s = slot_of(t, id);
+    if (!s || !s->canvas)
+        return 0;
+    *width = s->width;
+    *height = s->height;
+    return s->fbo;
+}
+
 bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height) {
     ona__texture *s = slot_of(t, tex.id);
     if (!s)
@@ -282,11 +321,48 @@ bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *heig
     return true;
 }
 
+/* An alpha texture's buffer as white RGBA, uploaded in place of its previous GL texture. */
+static void upload_alpha(ona__texture *s, ona__gfx *gfx) {
+    size_t count = (size_t)s->width * (size_t)s->height;
+    uint8_t *rgba = ona__malloc(count * 4);
+    if (!rgba) {
+        ona_log(ONA_LOG_ERROR, "gfx", "glyph atlas: out of memory uploading; retried next frame");
+        atomic_store_explicit(&s->dirty, true, memory_order_relaxed); /* main only, as below */
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        rgba[i * 4] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = 255;
+        rgba[i * 4 + 3] = s->alpha[i];
+    }
+    if (s->gl)
+        ona__gfx_texture_free(gfx, s->gl);
+    s->gl = 0;
+    if (ona__gfx_texture_upload(gfx, s->width, s->height, rgba, &s->gl) != 0)
+        ona_log(ONA_LOG_ERROR, "gfx", "glyph atlas: upload failed");
+    ona__free(rgba);
+}
+
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->used && t->pending; i++) {
+    for (uint32_t i = 0; i < t->used; i++) {
         ona__texture *s = &t->slots[i];
-        if (!s->pixels)
+        if (s->canvas) { /* no pixels: main makes its texture and framebuffer once */
+            if (!s->canvas_made) {
+                s->canvas_made = true;
+                if (ona__gfx_canvas_create(gfx, s->width, s->height, &s->gl, &s->fbo) != 0)
+                    ona_log(ONA_LOG_ERROR, "gfx",
+                            "canvas %dx%d: cannot make its framebuffer; drawing into it is "
+                            "discarded",
+                            s->width, s->height);
+                t->pending--;
+            }
+            continue;
+        }
+        /* relaxed: the buffer was written inside this frame's turns, and the frame's end
+         * synchronised every worker with main before this call, which orders flag and bytes. */
+        if (s->alpha && atomic_exchange_explicit(&s->dirty, false, memory_order_relaxed))
+            upload_alpha(s, gfx);
+        if (!s->pixels || !t->pending)
             continue;
         if (s->gl) { /* reloaded: the new pixels replace the old texture */
             ona__gfx_texture_free(gfx, s->gl);
@@ -300,6 +376,32 @@ void ona__textures_upload(ona__textures *t, ona__gfx *gfx) {
         t->pending--;
     }
     uv_mutex_unlock(&t->lock);
+}
+
+int ona__textures_create_alpha(ona__textures *t, int width, int height, const uint8_t *alpha,
+                               ona_texture *out) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !alpha || !out)
+        return ONA_EINVAL;
+    uv_mutex_lock(&t->lock);
+    /* Set before insert's release store publishes the handle (slots start zeroed and are never
+     * reused, so `alpha` is NULL in every other texture). */
+    if (t->used < ONA__MAX_TEXTURES) {
+        t->slots[t->used].alpha = alpha;
+        /* relaxed: published with the handle by insert's release store. */
+        atomic_store_explicit(&t->slots[t->used].dirty, true, memory_order_relaxed);
+    }
+    int rc = insert(t, NULL, width, height, NULL, false, out);
+    if (rc == 0)
+        t->pending--; /* nothing in `pixels`: the alpha path uploads it */
+    uv_mutex_unlock(&t->lock);
+    return rc;
+}
+
+void ona__textures_touch(ona__textures *t, ona_texture tex) {
+    ona__texture *s = slot_of(t, tex.id);
+    /* relaxed: main reads it after the frame's end synchronised with this thread. */
+    if (s && s->alpha)
+        atomic_store_explicit(&s->dirty, true, memory_order_relaxed);
 }
 
 uint32_t ona__textures_gl(ona__textures *t, uint32_t id, int *width, int *height) {

@@ -24,20 +24,28 @@
 typedef struct ona__texture {
     _Atomic uint32_t id; /* the live handle, or 0 */
     uint16_t generation;
-    char *path;          /* the resolved path it was loaded from (NULL for made ones) */
+    char *path; /* the resolved path it was loaded from (NULL for made ones) */
     int width, height;
-    uint8_t *pixels;     /* RGBA8 waiting for upload (main frees it after uploading) */
-    uint32_t gl;         /* GL texture name, 0 until uploaded */
+    uint8_t *pixels; /* RGBA8 waiting for upload (main frees it after uploading) */
+    uint32_t gl;     /* GL texture name, 0 until uploaded */
     bool placeholder;
+    bool canvas;  /* a canvas (issue 11): made on main with a framebuffer, no pixels */
+    uint32_t fbo; /* a canvas's GL framebuffer, 0 until made */
+    bool canvas_made; /* main: its texture and framebuffer were made (or failed: logged) */
+    /* Issue 10 (text): an atlas page's 8-bit coverage, owned by its maker (text.c); main
+     * uploads it as white with that alpha whenever `dirty` is set. NULL for other textures. */
+    const uint8_t *alpha;
+    atomic_bool dirty;
 } ona__texture;
 
 typedef struct ona__textures {
     uv_mutex_t lock;
     ona__texture slots[ONA__MAX_TEXTURES];
-    uint32_t used;          /* slots handed out so far (slots are never reused) */
-    uint32_t pending;       /* textures waiting for upload */
+    uint32_t used;           /* slots handed out so far (slots are never reused) */
+    uint32_t pending;        /* textures waiting for upload */
     ona_texture placeholder; /* made at init */
     ona_texture font;        /* the debug font atlas */
+    ona_texture white;       /* 1x1 opaque white: shapes (issue 11) */
 } ona__textures;
 
 int ona__textures_init(ona__textures *t);
@@ -54,6 +62,16 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
                          ona_texture *out);
 
+/* Makes a canvas: a width x height texture that draws can target (issue 11). Its GL texture and
+ * framebuffer are made by main with the next upload; until then (and with no GL at all) draws
+ * into it are discarded and drawing it draws the placeholder. Any thread. Errors: ONA_EINVAL,
+ * ONA_ELIMIT. */
+int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out);
+/* Whether a live handle is a canvas. Any thread. */
+bool ona__textures_is_canvas(ona__textures *t, uint32_t id);
+/* Main thread, after upload: a canvas's framebuffer (0 when not a canvas or not made yet). */
+uint32_t ona__textures_fbo(ona__textures *t, uint32_t id, int *width, int *height);
+
 /* The size of a live texture; false for a stale handle. Any thread. */
 bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height);
 
@@ -64,6 +82,18 @@ int ona__textures_reload(ona__textures *t, const char *path);
 
 /* Main thread: uploads every texture still waiting. */
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
+
+/* --- Issue 10 (text): textures whose pixels their maker rewrites ---------------------------- */
+
+/* Makes a width x height texture drawn from `alpha`, an 8-bit coverage buffer (rows top to
+ * bottom) that stays the caller's and must outlive the registry's uploads: it is uploaded, as
+ * white with that alpha, with the next frame and again after each ona__textures_touch. Any
+ * thread (takes the registry's lock). Errors: ONA_EINVAL, ONA_ELIMIT, ONA_ENOMEM. */
+int ona__textures_create_alpha(ona__textures *t, int width, int height, const uint8_t *alpha,
+                               ona_texture *out);
+/* Marks such a texture's buffer changed: main uploads it again after this frame's turns. Any
+ * thread, no lock; the buffer may only be written where main does not upload (inside turns). */
+void ona__textures_touch(ona__textures *t, ona_texture tex);
 
 /* Main thread, after upload: the GL name and size of a handle, or the placeholder's for a
  * stale one. */

@@ -5,9 +5,20 @@
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
  * the turns, main merges the threads' render queues (render_queue.c), uploads textures that
- * systems loaded during the frame, copies the sorted sprites once into the renderer's mapped
+ * systems loaded during the frame (and glyph atlas pages their prints wrote, text.c), copies the sorted sprites once into the renderer's mapped
  * instance buffer, and draws one instanced draw per run of sprites sharing a texture. The debug
  * overlay (F3) is drawn last, in screen space, with the built-in font.
+ *
+ * Draw state (issue 11). The frame's settings (cameras per layer range, clear colours, layer
+ * defaults, uniforms) are applied in merge order before drawing, so the last setter of each
+ * wins; they persist until set again. Cameras, layer defaults and shader handles are written
+ * only here, by main, between the turns, so systems read them without locks during the turns
+ * (to_world, to_screen, ona__video_layer_view: "as resolved at the frame's start"). Each entry's
+ * blend, program, view and target are resolved, and consecutive entries whose resolved state is
+ * equal become one run; runs are drawn pass by pass (render_queue.c orders the canvas passes
+ * before the screen's). Game shaders are compiled on first use or when their file changes; a
+ * failed compile keeps the old program, and a shader that never compiled draws with the sprite
+ * program, said once.
  */
 #include "video.h"
 
@@ -15,6 +26,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -100,17 +112,22 @@ static const char *choose_shader_dir(const ona_window_desc *desc, char *buf, siz
 
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads) {
     memset(v, 0, sizeof *v);
-    memset(&v->camera, 0, sizeof v->camera);
-    v->camera.zoom = 1;
+    for (uint32_t i = 0; i < ONA__MAX_SHADERS; i++)
+        atomic_init(&v->shaders[i].id, 0);
+    v->start_ns = ona__now_ns();
     v->clear[3] = 1;
     v->width = desc && desc->width > 0 ? desc->width : 1280;
     v->height = desc && desc->height > 0 ? desc->height : 720;
-    v->camera.x = (float)v->width / 2;
-    v->camera.y = (float)v->height / 2;
     if (uv_mutex_init(&v->lock))
         return ONA_ENOMEM;
     v->queues = ona__calloc(threads ? threads : 1, sizeof *v->queues);
-    int rc = v->queues ? ona__textures_init(&v->textures) : ONA_ENOMEM;
+    int rc = v->queues ? ona__gamepads_init(&v->pads, threads) : ONA_ENOMEM;
+    if (rc == 0 && (rc = ona__textures_init(&v->textures)) != 0) {
+        ona__gamepads_free(&v->pads);
+    } else if (rc == 0 && (rc = ona__fonts_create(&v->textures, &v->fonts)) != 0) {
+        ona__textures_free(&v->textures, NULL);
+        ona__gamepads_free(&v->pads);
+    }
     if (rc) {
         ona__free(v->queues);
         uv_mutex_destroy(&v->lock);
@@ -137,9 +154,8 @@ int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, 
         return rc;
     }
     v->mode = ona__window_is_offscreen(v->window) ? ONA_VIDEO_OFFSCREEN : ONA_VIDEO_WINDOW;
+    ona__gamepads_start(&v->pads);
     ona__window_size(v->window, &v->width, &v->height);
-    v->camera.x = (float)v->width / 2;
-    v->camera.y = (float)v->height / 2;
     return 0;
 }
 
@@ -150,10 +166,21 @@ void ona__video_free(ona__video *v) {
     v->queues = NULL;
     v->queue_count = 0;
     ona__textures_free(&v->textures, v->gfx);
+    ona__fonts_destroy(v->fonts); /* after the textures, which borrow its atlas pages */
+    v->fonts = NULL;
     ona__render_list_free(&v->list);
+    for (uint32_t i = 0; i < v->shader_count; i++) {
+        if (v->gfx)
+            ona__gfx_program_free(v->gfx, v->shaders[i].program);
+        ona__free(v->shaders[i].path);
+        v->shaders[i].path = NULL;
+    }
+    v->shader_count = 0;
     ona__free(v->runs);
+    ona__free(v->run_targets);
     if (v->gfx)
         ona__gfx_destroy(v->gfx);
+    ona__gamepads_free(&v->pads);
     ona__window_destroy(v->window);
     uv_mutex_destroy(&v->lock);
     v->gfx = NULL;
@@ -211,15 +238,9 @@ void ona__video_begin_frame(ona__video *v, bool *quit) {
         ona__window_configure(v->window, &desc);
         int w, h;
         ona__window_size(v->window, &w, &h);
-        if (w != v->width || h != v->height) {
-            /* Keep the view centred on what it showed: the default camera follows the size. */
-            if (v->camera.x == (float)v->width / 2 && v->camera.y == (float)v->height / 2) {
-                v->camera.x = (float)w / 2;
-                v->camera.y = (float)h / 2;
-            }
-            v->width = w;
-            v->height = h;
-        }
+        /* The default camera is pixel space from the top-left, whatever the size. */
+        v->width = w;
+        v->height = h;
     } else if (configure && desc.width > 0 && desc.height > 0) {
         v->width = desc.width;
         v->height = desc.height;
@@ -229,7 +250,9 @@ void ona__video_begin_frame(ona__video *v, bool *quit) {
         v->events[v->event_count++] = v->injected[i];
     v->injected_count = 0;
     if (v->window)
-        v->event_count += ona__window_poll(v->window, v->events + v->event_count,
+        v->event_count += ona__window_poll(v->window, &v->pads, v->events + v->event_count,
+                                           ONA__MAX_EVENTS - v->event_count);
+    v->event_count += ona__gamepads_update(&v->pads, v->events + v->event_count,
                                            ONA__MAX_EVENTS - v->event_count);
     for (uint32_t i = 0; i < v->event_count; i++) {
         const ona_event *e = &v->events[i];
@@ -277,15 +300,12 @@ uint32_t ona__video_text(const char *text, size_t size, float x, float y, float 
     return n;
 }
 
-/* The stats overlay in screen space: positioned through the inverse camera. */
+/* The stats overlay in screen space (its run has the default view: pixels from the top-left). */
 static uint32_t overlay_sprites(ona__video *v, const ona__overlay *overlay, ona_sprite *out,
                                 uint32_t max) {
     char text[2048];
     size_t len = overlay->text(overlay->user, v->fps, v->list.sprite_total, text, sizeof text);
-    float zoom = v->camera.zoom > 0 ? v->camera.zoom : 1;
-    float x = v->camera.x - (float)v->width / 2 / zoom + 8 / zoom;
-    float y = v->camera.y - (float)v->height / 2 / zoom + 8 / zoom;
-    return ona__video_text(text, ONA_MIN(len, sizeof text - 1), x, y, 2 / zoom,
+    return ona__video_text(text, ONA_MIN(len, sizeof text - 1), 8, 8, 2,
                            ONA_RGBA(255, 255, 96, 255), out, max);
 }
 
@@ -299,6 +319,10 @@ static int grow_runs(ona__video *v, uint32_t need) {
     if (!runs)
         return ONA_ENOMEM;
     v->runs = runs;
+    uint32_t *targets = ona__realloc(v->run_targets, cap * sizeof *targets);
+    if (!targets)
+        return ONA_ENOMEM;
+    v->run_targets = targets;
     v->run_capacity = cap;
     return 0;
 }
@@ -307,57 +331,347 @@ ona__render_queue *ona__video_queue(ona__video *v, int thread) {
     return thread >= 0 && (uint32_t)thread < v->queue_count ? &v->queues[thread] : NULL;
 }
 
+/* --- Draw state (issue 11) ------------------------------------------------------------------ */
+
+const ona__camera *ona__video_camera_for(const ona__video *v, int32_t layer) {
+    for (uint32_t i = v->camera_count; i-- > 0;)
+        if (v->cameras[i].lo <= layer && layer <= v->cameras[i].hi)
+            return &v->cameras[i].camera;
+    return NULL;
+}
+
+/* The screen view of `layer`: view as in ona__gfx_run, and the viewport from the top-left. */
+static void layer_screen_view(const ona__video *v, int32_t layer, float view[4], float vp[4]) {
+    int gl_vp[4];
+    ona__camera_view(ona__video_camera_for(v, layer), v->width, v->height, false, view, gl_vp);
+    vp[0] = (float)gl_vp[0];
+    vp[1] = (float)(v->height - gl_vp[1] - gl_vp[3]);
+    vp[2] = (float)gl_vp[2];
+    vp[3] = (float)gl_vp[3];
+}
+
+void ona__video_to_world(const ona__video *v, int32_t layer, float sx, float sy, float *wx,
+                         float *wy) {
+    float view[4], vp[4];
+    layer_screen_view(v, layer, view, vp);
+    float nx = vp[2] > 0 ? (sx - vp[0]) / vp[2] * 2 - 1 : 0;
+    float ny = vp[3] > 0 ? 1 - (sy - vp[1]) / vp[3] * 2 : 0;
+    *wx = view[0] != 0 ? (nx - view[2]) / view[0] : 0;
+    *wy = view[1] != 0 ? (ny - view[3]) / view[1] : 0;
+}
+
+void ona__video_to_screen(const ona__video *v, int32_t layer, float wx, float wy, float *sx,
+                          float *sy) {
+    float view[4], vp[4];
+    layer_screen_view(v, layer, view, vp);
+    float nx = wx * view[0] + view[2], ny = wy * view[1] + view[3];
+    *sx = vp[0] + (nx + 1) / 2 * vp[2];
+    *sy = vp[1] + (1 - ny) / 2 * vp[3];
+}
+
+bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]) {
+    float view[4], vp[4];
+    layer_screen_view(v, layer, view, vp);
+    if (vp[2] <= 0 || vp[3] <= 0)
+        return false;
+    float x0, y0, x1, y1;
+    ona__video_to_world(v, layer, vp[0], vp[1], &x0, &y0);
+    ona__video_to_world(v, layer, vp[0] + vp[2], vp[1] + vp[3], &x1, &y1);
+    rect[0] = ONA_MIN(x0, x1);
+    rect[1] = ONA_MIN(y0, y1);
+    rect[2] = fabsf(x1 - x0);
+    rect[3] = fabsf(y1 - y0);
+    return true;
+}
+
+static ona__shader_slot *shader_slot(ona__video *v, uint32_t id) {
+    if (id == 0 || id > ONA__MAX_SHADERS)
+        return NULL;
+    ona__shader_slot *s = &v->shaders[id - 1];
+    /* acquire: pairs with the release in ona__video_shader_load; path is complete. */
+    return atomic_load_explicit(&s->id, memory_order_acquire) == id ? s : NULL;
+}
+
+bool ona__video_shader_valid(const ona__video *v, uint32_t id) {
+    return id > 0 && id <= ONA__MAX_SHADERS &&
+           /* acquire: as in shader_slot. */
+           atomic_load_explicit(&v->shaders[id - 1].id, memory_order_acquire) == id;
+}
+
+const char *ona__video_shader_path(ona__video *v, uint32_t id) {
+    ona__shader_slot *s = shader_slot(v, id);
+    return s ? s->path : NULL;
+}
+
+int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id) {
+    size_t len = strlen(path);
+    char *copy = ona__malloc(len + 1);
+    if (!copy)
+        return ONA_ENOMEM;
+    memcpy(copy, path, len + 1);
+    int rc = 0;
+    uv_mutex_lock(&v->lock);
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < v->shader_count && !found; i++)
+        if (strcmp(v->shaders[i].path, path) == 0)
+            found = i + 1;
+    if (found) {
+        *id = found;
+    } else if (v->shader_count >= ONA__MAX_SHADERS) {
+        rc = ONA_ELIMIT;
+    } else {
+        ona__shader_slot *s = &v->shaders[v->shader_count++];
+        s->path = copy;
+        copy = NULL;
+        *id = v->shader_count;
+        /* release: readers that see the id see the path. */
+        atomic_store_explicit(&s->id, *id, memory_order_release);
+    }
+    uv_mutex_unlock(&v->lock);
+    ona__free(copy);
+    return rc;
+}
+
+/* Main: builds a shader's program, keeping the old one (and logging) when the build fails; the
+ * uniforms set so far are set again on a new program. */
+static int build_shader(ona__video *v, ona__shader_slot *s) {
+    s->tried = true;
+    uint32_t program = 0;
+    int rc = ona__gfx_program_build(v->gfx, s->path, &program);
+    if (rc != 0)
+        return rc;
+    ona__gfx_program_free(v->gfx, s->program);
+    s->program = program;
+    s->warned = false;
+    for (uint32_t i = 0; i < s->uniform_count; i++)
+        ona__gfx_program_uniform(v->gfx, program, s->uniforms[i].name, s->uniforms[i].components,
+                                 s->uniforms[i].value);
+    return 0;
+}
+
+int ona__video_shader_reload(ona__video *v, const char *path) {
+    uv_mutex_lock(&v->lock);
+    uint32_t count = v->shader_count;
+    uv_mutex_unlock(&v->lock);
+    int rc = ONA_ENOENT;
+    for (uint32_t i = 0; i < count; i++) {
+        ona__shader_slot *s = &v->shaders[i];
+        if (strcmp(s->path, path) != 0)
+            continue;
+        rc = v->gfx ? build_shader(v, s) : 0;
+        if (rc == 0)
+            ona_log(ONA_LOG_INFO, "gfx", "shader %s reloaded", path);
+        else
+            ona_log(ONA_LOG_WARN, "gfx", "shader %s: reload failed, the previous program stays",
+                    path);
+    }
+    return rc;
+}
+
+static void set_uniform(ona__video *v, const ona__setting *st) {
+    ona__shader_slot *s = shader_slot(v, st->target);
+    if (!s)
+        return;
+    uint32_t i = 0;
+    while (i < s->uniform_count && strcmp(s->uniforms[i].name, st->name) != 0)
+        i++;
+    if (i == ONA__MAX_UNIFORMS) {
+        ona_log(ONA_LOG_WARN, s->path, "more than %d uniforms set: %s ignored", ONA__MAX_UNIFORMS,
+                st->name);
+        return;
+    }
+    if (i == s->uniform_count)
+        s->uniform_count++;
+    ona__uniform *u = &s->uniforms[i];
+    memcpy(u->name, st->name, sizeof u->name);
+    u->components = st->components;
+    memcpy(u->value, st->value, sizeof u->value);
+    if (v->gfx && s->program)
+        ona__gfx_program_uniform(v->gfx, s->program, u->name, u->components, u->value);
+}
+
+/* A camera over lo..hi: cameras whose ranges it covers are forgotten; when the table is full the
+ * oldest goes. */
+static void set_camera(ona__video *v, int32_t lo, int32_t hi, const ona__camera *camera) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < v->camera_count; i++)
+        if (!(lo <= v->cameras[i].lo && v->cameras[i].hi <= hi))
+            v->cameras[kept++] = v->cameras[i];
+    v->camera_count = kept;
+    if (v->camera_count == ONA__MAX_CAMERAS) {
+        memmove(v->cameras, v->cameras + 1, (ONA__MAX_CAMERAS - 1) * sizeof *v->cameras);
+        v->camera_count--;
+    }
+    v->cameras[v->camera_count++] = (ona__video_camera){lo, hi, *camera};
+}
+
+static void set_layer(ona__video *v, int32_t layer, uint32_t blend, uint32_t shader) {
+    uint32_t i = 0;
+    while (i < v->layer_count && v->layers[i].layer != layer)
+        i++;
+    if (i == ONA__MAX_LAYER_STATES) {
+        ona_log(ONA_LOG_WARN, "gfx", "more than %d layers with defaults: layer %d's ignored",
+                ONA__MAX_LAYER_STATES, (int)layer);
+        return;
+    }
+    if (i == v->layer_count)
+        v->layer_count++;
+    v->layers[i] = (ona__layer_state){layer, blend, shader};
+}
+
+/* Applies the frame's settings in merge order (the last setter of each thing wins). */
+static void apply_settings(ona__video *v) {
+    for (uint32_t i = 0; i < v->list.setting_count; i++) {
+        const ona__setting *st = v->list.settings[i];
+        switch (st->kind) {
+        case ONA__SET_CLEAR:
+            if (st->target == 0)
+                memcpy(v->clear, st->value, sizeof v->clear);
+            break; /* canvas clears are done in draw_frame */
+        case ONA__SET_CAMERA:
+            set_camera(v, st->lo, st->hi, &st->camera);
+            break;
+        case ONA__SET_LAYER:
+            set_layer(v, st->lo, st->blend, st->shader);
+            break;
+        case ONA__SET_UNIFORM:
+            set_uniform(v, st);
+            break;
+        }
+    }
+}
+
+static const ona__layer_state *layer_state(const ona__video *v, int32_t layer) {
+    for (uint32_t i = 0; i < v->layer_count; i++)
+        if (v->layers[i].layer == layer)
+            return &v->layers[i];
+    return NULL;
+}
+
+/* The GL program for a draw's shader: a game shader's, or 0 (the sprite program) for none, or
+ * for one that never compiled (said once). */
+static uint32_t program_for(ona__video *v, uint32_t shader) {
+    ona__shader_slot *s = shader ? shader_slot(v, shader) : NULL;
+    if (!s)
+        return 0;
+    if (!s->tried)
+        build_shader(v, s);
+    if (!s->program && !s->warned) {
+        s->warned = true;
+        ona_log(ONA_LOG_WARN, s->path,
+                "this shader never compiled: its draws use the default sprite shader");
+    }
+    return s->program;
+}
+
+/* Fills v->runs from the sorted entries, resolving each entry's state; writes the instances of
+ * the entries drawn. Returns the run count. */
+static uint32_t build_runs(ona__video *v, ona__render_queue *const *queues, ona__sprite *instances,
+                           uint32_t *written_out) {
+    uint32_t runs = 0, written = 0;
+    for (uint32_t i = 0; i < v->list.count; i++) {
+        const ona__draw *d = v->list.sorted[i];
+        uint32_t fbo = 0;
+        int tw = v->width, th = v->height;
+        if (d->key.target) {
+            fbo = ona__textures_fbo(&v->textures, d->key.target, &tw, &th);
+            if (!fbo || d->key.texture == d->key.target)
+                continue; /* not a canvas (or not made): discarded; sampling itself: refused */
+        }
+        const ona__layer_state *ls = layer_state(v, d->key.layer);
+        ona__gfx_run r = {0};
+        r.blend = d->key.blend ? d->key.blend : (ls && ls->blend ? ls->blend : ONA_BLEND_ALPHA);
+        r.program = program_for(v, d->key.shader ? d->key.shader : (ls ? ls->shader : 0));
+        r.has_view = true;
+        ona__camera_view(ona__video_camera_for(v, d->key.layer), tw, th, fbo != 0, r.view,
+                         r.viewport);
+        r.texture = ona__textures_gl(&v->textures, d->key.texture, &r.width, &r.height);
+        memcpy(instances + written, queues[d->queue]->sprites + d->first,
+               (size_t)d->count * sizeof(ona_sprite));
+        ona__gfx_run *last = runs ? &v->runs[runs - 1] : NULL;
+        if (last && v->run_targets[runs - 1] == d->key.target && last->texture == r.texture &&
+            last->program == r.program && last->blend == r.blend &&
+            memcmp(last->view, r.view, sizeof r.view) == 0 &&
+            memcmp(last->viewport, r.viewport, sizeof r.viewport) == 0) {
+            last->count += d->count;
+        } else {
+            r.first = written;
+            r.count = d->count;
+            v->runs[runs] = r;
+            v->run_targets[runs++] = d->key.target;
+        }
+        written += d->count;
+    }
+    *written_out = written;
+    return runs;
+}
+
+/* Draws the runs pass by pass: each canvas's (cleared first when a system asked), then the
+ * screen's. */
+static void draw_runs(ona__video *v, uint32_t runs) {
+    for (uint32_t i = 0; i < v->list.setting_count; i++) {
+        const ona__setting *st = v->list.settings[i];
+        int w, h;
+        uint32_t fbo;
+        if (st->kind == ONA__SET_CLEAR && st->target &&
+            (fbo = ona__textures_fbo(&v->textures, st->target, &w, &h)) != 0)
+            ona__gfx_canvas_clear(v->gfx, fbo, st->value);
+    }
+    uint32_t start = 0;
+    while (start < runs) {
+        uint32_t end = start + 1;
+        while (end < runs && v->run_targets[end] == v->run_targets[start])
+            end++;
+        int w = v->width, h = v->height;
+        uint32_t fbo = v->run_targets[start]
+                           ? ona__textures_fbo(&v->textures, v->run_targets[start], &w, &h)
+                           : 0;
+        ona__gfx_target(v->gfx, fbo, w, h);
+        ona__gfx_draw(v->gfx, v->runs + start, end - start);
+        start = end;
+    }
+    ona__gfx_target(v->gfx, 0, v->width, v->height);
+}
+
 void ona__video_present(ona__video *v, const ona__overlay *overlay) {
+    ona__gamepads_apply(&v->pads);
     ona__render_queue *queues[256];
     uint32_t nq = ONA_MIN(v->queue_count, 256u);
     for (uint32_t i = 0; i < nq; i++)
         queues[i] = &v->queues[i];
-    if (ona__render_merge(queues, nq, &v->list) != 0)
+    bool merged = ona__render_merge(queues, nq, &v->list) == 0;
+    if (!merged) {
         ona_log(ONA_LOG_ERROR, "gfx", "out of memory merging the render queues; frame skipped");
-    else if (v->list.has_setting) {
-        if (v->list.setting.has_camera)
-            v->camera = v->list.setting.camera;
-        if (v->list.setting.has_clear)
-            memcpy(v->clear, v->list.setting.clear, sizeof v->clear);
+        v->list.count = 0;
+        v->list.setting_count = 0;
     }
+    if (v->gfx)
+        ona__textures_upload(&v->textures, v->gfx);
+    apply_settings(v);
 
     if (v->gfx) {
-        ona__textures_upload(&v->textures, v->gfx);
+        ona__gfx_set_time(v->gfx, (float)((double)(ona__now_ns() - v->start_ns) / 1e9));
         ona_sprite overlay_sprites_buf[2048];
         uint32_t overlay_count =
             v->overlay && overlay ? overlay_sprites(v, overlay, overlay_sprites_buf, 2048) : 0;
         uint32_t total = v->list.sprite_total + overlay_count;
-        ona__gfx_begin(v->gfx, v->width, v->height, v->clear, &v->camera);
+        ona__gfx_begin(v->gfx, v->width, v->height, v->clear, NULL);
         ona__sprite *instances = ona__gfx_instances(v->gfx, total);
-        uint32_t runs = 0, written = 0;
         if (instances && grow_runs(v, v->list.count + 1) == 0) {
-            uint32_t last_texture = UINT32_MAX;
-            for (uint32_t i = 0; i < v->list.count; i++) {
-                const ona__draw *d = v->list.sorted[i];
-                memcpy(instances + written, queues[d->queue]->sprites + d->first,
-                       (size_t)d->count * sizeof(ona_sprite));
-                if (d->key.texture == last_texture) {
-                    v->runs[runs - 1].count += d->count;
-                } else {
-                    ona__gfx_run *r = &v->runs[runs++];
-                    r->texture =
-                        ona__textures_gl(&v->textures, d->key.texture, &r->width, &r->height);
-                    r->first = written;
-                    r->count = d->count;
-                    last_texture = d->key.texture;
-                }
-                written += d->count;
-            }
+            uint32_t written = 0;
+            uint32_t runs = build_runs(v, queues, instances, &written);
             if (overlay_count) {
                 memcpy(instances + written, overlay_sprites_buf,
                        overlay_count * sizeof(ona_sprite));
-                ona__gfx_run *r = &v->runs[runs++];
+                ona__gfx_run *r = &v->runs[runs];
+                *r = (ona__gfx_run){0};
                 r->texture =
                     ona__textures_gl(&v->textures, v->textures.font.id, &r->width, &r->height);
                 r->first = written;
                 r->count = overlay_count;
+                v->run_targets[runs++] = 0;
             }
-            ona__gfx_draw(v->gfx, v->runs, runs);
+            draw_runs(v, runs);
         }
         ona__gfx_end(v->gfx);
         uv_mutex_lock(&v->lock);

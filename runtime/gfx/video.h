@@ -8,23 +8,72 @@
 
 #include "ona/gfx.h"
 
+#include "gamepad.h"
 #include "gfx_gl.h"
 #include "render_queue.h"
+#include "text.h"
 #include "texture.h"
 #include "window.h"
 
 #define ONA__MAX_EVENTS 256
 #define ONA__MAX_SCANCODES 512
 
+/* --- Draw state (issue 11) ------------------------------------------------------------------- */
+
+#define ONA__MAX_CAMERAS 32      /* cameras over distinct layer ranges kept at once */
+#define ONA__MAX_LAYER_STATES 64 /* layers with a default blend or shader */
+#define ONA__MAX_SHADERS 256     /* game shaders loaded (slots are never reused) */
+#define ONA__MAX_UNIFORMS 16     /* uniforms remembered per game shader */
+
+/* A camera over layers lo..hi (inclusive). A later one in the array wins where ranges overlap. */
+typedef struct ona__video_camera {
+    int32_t lo, hi;
+    ona__camera camera;
+} ona__video_camera;
+
+/* A layer's defaults (ona.gfx.layer): a draw's own blend or shader wins over them. */
+typedef struct ona__layer_state {
+    int32_t layer;
+    uint32_t blend, shader;
+} ona__layer_state;
+
+typedef struct ona__uniform {
+    char name[32];
+    uint32_t components;
+    float value[4];
+} ona__uniform;
+
+/* A game fragment shader. `id` and `path` are published under the video's lock (any thread
+ * loads); everything else is main's. */
+typedef struct ona__shader_slot {
+    _Atomic uint32_t id; /* the live handle (index + 1), or 0 */
+    char *path;
+    uint32_t program; /* GL program, 0 until it compiled once */
+    bool tried;       /* a first build was attempted */
+    bool warned;      /* "never compiled: default shader" was logged */
+    ona__uniform uniforms[ONA__MAX_UNIFORMS];
+    uint32_t uniform_count;
+} ona__shader_slot;
+
 typedef struct ona__video {
-    ona_video mode;          /* what runs: NONE, or WINDOW/OFFSCREEN with window and gfx */
+    ona_video mode; /* what runs: NONE, or WINDOW/OFFSCREEN with window and gfx */
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
+    ona__fonts *fonts;       /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
-    ona__camera camera;
     float clear[4];
-    int width, height;       /* drawable size (the window's, or the desc's without video) */
+
+    /* Draw state as resolved by the last merge (issue 11): written by main in present, read by
+     * any system during the turns (to_world, to_screen, layer views). */
+    ona__video_camera cameras[ONA__MAX_CAMERAS];
+    uint32_t camera_count;
+    ona__layer_state layers[ONA__MAX_LAYER_STATES];
+    uint32_t layer_count;
+    ona__shader_slot shaders[ONA__MAX_SHADERS];
+    uint32_t shader_count; /* guarded by `lock` */
+    uint64_t start_ns;     /* u_time's zero */
+    int width, height;     /* drawable size (the window's, or the desc's without video) */
 
     /* This frame's events and input state: written by main before the turns, read-only while
      * they run. */
@@ -35,6 +84,9 @@ typedef struct ona__video {
     bool keys[ONA__MAX_SCANCODES];
     float mouse_x, mouse_y;
     uint32_t mouse_buttons;  /* bit (button - 1) */
+    /* Gamepads (gamepad.c): slots, their snapshot (written like the state above), and the
+     * per-thread command queues applied by main in present. */
+    ona__gamepads pads;
 
     /* Screenshot requests may come from any thread (a system); guarded by `lock`. */
     uv_mutex_t lock;
@@ -46,7 +98,8 @@ typedef struct ona__video {
     ona__render_queue *queues;
     uint32_t queue_count;
 
-    ona__gfx_run *runs;      /* this frame's draws (reused) */
+    ona__gfx_run *runs;    /* this frame's draws (reused) */
+    uint32_t *run_targets; /* each run's canvas (0: the screen), parallel to runs */
     uint32_t run_capacity;
 
     /* A window configuration asked for by a system (ona.gfx.window), applied by main at the
@@ -55,7 +108,7 @@ typedef struct ona__video {
     char pending_title[128];
     bool window_pending;
 
-    bool overlay;            /* the stats overlay, toggled by F3 */
+    bool overlay; /* the stats overlay, toggled by F3 */
     uint64_t last_present_ns;
     double fps;
 } ona__video;
@@ -70,13 +123,14 @@ typedef struct ona__overlay {
 /* `threads`: how many threads draw (one render queue each). */
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads);
 void ona__video_free(ona__video *v);
-/* Main, before the turns: polls the window, takes injected events, updates input state. Sets
- * *quit when the window was closed. */
+/* Main, before the turns: polls the window, takes injected events, updates input state (and the
+ * gamepads' snapshot, appending their axis events). Sets *quit when the window was closed. */
 void ona__video_begin_frame(ona__video *v, bool *quit);
 /* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
-/* Main, after the turns: uploads textures, merges the queues, draws, the overlay (when on and
- * `overlay` is given), screenshots, swaps; then clears the queues. */
+/* Main, after the turns: applies the gamepad commands systems queued, uploads textures, merges the
+ * queues, draws, the overlay (when on and `overlay` is given), screenshots, swaps; then clears the
+ * queues. */
 void ona__video_present(ona__video *v, const ona__overlay *overlay);
 /* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
@@ -87,5 +141,31 @@ uint32_t ona__video_text(const char *text, size_t size, float x, float y, float 
 void ona__video_request_window(ona__video *v, const ona_window_desc *desc);
 /* Any thread: asks for a screenshot of the next presented frame. */
 int ona__video_request_screenshot(ona__video *v, const char *path);
+
+/* --- Draw state (issue 11) ------------------------------------------------------------------- */
+
+/* The camera that applies to `layer` as of the frame's start, or NULL for the default (world
+ * units are pixels from the top-left corner). Any thread during the turns. */
+const ona__camera *ona__video_camera_for(const ona__video *v, int32_t layer);
+/* Window pixels to world units on `layer` and back, with the cameras as of the frame's start. */
+void ona__video_to_world(const ona__video *v, int32_t layer, float sx, float sy, float *wx,
+                         float *wy);
+void ona__video_to_screen(const ona__video *v, int32_t layer, float wx, float wy, float *sx,
+                          float *sy);
+/* The world rectangle {x, y, w, h} visible on `layer` at the frame's start (its camera's
+ * viewport seen through it). False when that viewport is empty. Any thread during the turns. */
+bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]);
+
+/* Registers the game fragment shader at `path` (resolved; the same path gives the same handle);
+ * main compiles it before the next frame is drawn. Any thread. Errors: ONA_ELIMIT, ONA_ENOMEM. */
+int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id);
+/* Whether `id` names a loaded game shader. Any thread. */
+bool ona__video_shader_valid(const ona__video *v, uint32_t id);
+/* The path a shader was loaded from (NULL for a stale id). Any thread. */
+const char *ona__video_shader_path(ona__video *v, uint32_t id);
+/* Main, between frames: recompiles the game shader loaded from `path`; a compile error logs
+ * path:line and keeps the old program. Returns ONA_ENOENT when no shader came from that path,
+ * ONA_EGFX when the build failed. */
+int ona__video_shader_reload(ona__video *v, const char *path);
 
 #endif

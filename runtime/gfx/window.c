@@ -191,14 +191,25 @@ static void lower_copy(char *dst, size_t size, const char *src) {
     dst[i] = '\0';
 }
 
+/* SDL_GetScancodeFromName's search without its error: for an unknown name it sets SDL's error,
+ * which allocates SDL's per-thread error buffer, and on a thread SDL did not start (a worker
+ * running ona.input.key_down or ona_ctx_key_down) that buffer is never freed. */
+static int scancode_from_name(const char *name) {
+    for (int sc = 1; sc < SDL_NUM_SCANCODES; sc++) {
+        const char *known = SDL_GetScancodeName((SDL_Scancode)sc);
+        if (known[0] && SDL_strcasecmp(name, known) == 0)
+            return sc;
+    }
+    return 0;
+}
+
 void ona__window_normalise_key(ona_event *e) {
     if (e->type != ONA_EVENT_KEY_DOWN && e->type != ONA_EVENT_KEY_UP)
         return;
     /* Scancode names need no SDL video (keycode lookups need its keymap), so injected events
      * work in every mode. */
     if (e->as.key.name[0] && e->as.key.scancode == 0) {
-        SDL_Scancode sc = SDL_GetScancodeFromName(e->as.key.name);
-        e->as.key.scancode = sc == SDL_SCANCODE_UNKNOWN ? 0 : (int)sc;
+        e->as.key.scancode = scancode_from_name(e->as.key.name);
     } else if (!e->as.key.name[0] && e->as.key.scancode > 0 &&
                e->as.key.scancode < SDL_NUM_SCANCODES) {
         lower_copy(e->as.key.name, sizeof e->as.key.name,
@@ -267,12 +278,18 @@ static bool translate(ona__window *w, const SDL_Event *s, ona_event *e) {
     }
 }
 
-uint32_t ona__window_poll(ona__window *w, ona_event *events, uint32_t max) {
+uint32_t ona__window_poll(ona__window *w, ona__gamepads *pads, ona_event *events, uint32_t max) {
     uint32_t n = 0;
     SDL_Event s;
     while (SDL_PollEvent(&s)) {
-        if (n < max && translate(w, &s, &events[n]))
+        /* Hot-plug is handled even when the list is full, so that no pad is left unopened. */
+        ona_event pad;
+        if (ona__gamepads_translate(pads, &s, &pad)) {
+            if (n < max)
+                events[n++] = pad;
+        } else if (n < max && translate(w, &s, &events[n])) {
             n++;
+        }
     }
     return n;
 }

@@ -6,6 +6,8 @@
 
 #include "ona/gfx.h"
 
+#include "gamepad.h"
+
 typedef struct ona__window ona__window;
 
 /* Creates the window (or an offscreen surface) with a GL 4.6 core context, falling back to 4.5
@@ -15,8 +17,9 @@ int ona__window_create(ona_video video, const ona_window_desc *desc, ona__window
 void ona__window_destroy(ona__window *w);
 
 /* Polls SDL's events and appends them (translated) to `events` (up to `max`); returns how many
- * were appended. Window resizes update the drawable size. */
-uint32_t ona__window_poll(ona__window *w, ona_event *events, uint32_t max);
+ * were appended. Window resizes update the drawable size. Game controller events go to `pads`
+ * (gamepad.c), in SDL's order among the others. */
+uint32_t ona__window_poll(ona__window *w, ona__gamepads *pads, ona_event *events, uint32_t max);
 
 /* Applies a new title, size, fullscreen or vsync (fields left 0/NULL keep their value; vsync
  * ONA_VSYNC_DEFAULT keeps it). */

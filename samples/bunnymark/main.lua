@@ -9,6 +9,10 @@
 --               sends it back, so no buffer is allocated after the first frames)
 --   parallel    `movers` systems each move and draw their share: drawing goes to each thread's
 --               own render queue, so this is what scales with cores
+--   shapes      as parallel, but each bunny is a shape: a tinted rect (even bunnies) or circle
+--               (odd) through ona.gfx.rect / ona.gfx.circle (issue 11)
+--   tilemap     as parallel, over a 1024 x 1024 map of 8-pixel tiles (8192 x 8192 pixels) that
+--               scrolls under the bunnies: only the visible tiles are drawn (issue 11)
 -- size: the bunnies' size in pixels (32 = the texture's; 2 makes fill rate negligible).
 local args = ... or {}
 local mode = args.mode or "parallel"
@@ -23,14 +27,18 @@ elseif mode == "unbatched" or mode == "batched" then
   local send = mode == "unbatched" and "each" or "buffer"
   assert(ona.spawn("mover.lua", { bunnies = n, size = size, seed = 1, send = send, to = drawer },
     { name = "mover", mailbox = 16 }))
-elseif mode == "parallel" then
+elseif mode == "parallel" or mode == "shapes" or mode == "tilemap" then
+  if mode == "tilemap" then
+    assert(ona.spawn("map.lua", {}, { name = "map" }))
+  end
   local movers = math.max(1, math.floor(args.movers or 8))
   for k = 1, movers do
     local share = math.floor(n / movers) + ((k <= n % movers) and 1 or 0)
-    assert(ona.spawn("mover.lua", { bunnies = share, size = size, seed = k },
-      { name = "mover" .. k }))
+    assert(ona.spawn("mover.lua", { bunnies = share, size = size, seed = k,
+      shapes = mode == "shapes" }, { name = "mover" .. k }))
   end
 else
-  error("bunnymark: mode must be sequential, unbatched, batched or parallel, not " .. tostring(mode))
+  error("bunnymark: mode must be sequential, unbatched, batched, parallel, shapes or tilemap, not "
+    .. tostring(mode))
 end
 assert(ona.spawn("hud.lua", { bunnies = n, mode = mode }, { name = "hud" }))

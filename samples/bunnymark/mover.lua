@@ -1,6 +1,6 @@
 -- mover.lua: moves its bunnies every frame, then draws them itself (args.send == nil), sends
 -- each bunny's position to args.to as its own message ("each"), or sends all of them in one
--- moved buffer ("buffer").
+-- moved buffer ("buffer"). args.shapes: draws each bunny as a rect or a circle instead.
 local bunnies = require("bunnies")
 
 return {
@@ -12,7 +12,10 @@ return {
     state.b = bunnies.new(state.n, args.seed)
     state.texture = ona.gfx.texture("bunny.png")
     state.pool = {}
-    if not state.send then
+    if args.shapes then
+      local half = state.size / 2
+      state.shapes = { rect = { tint = 0xF08080FF }, circle = { tint = 0x80C0F0FF }, half = half }
+    elseif not state.send then
       state.sprites = bunnies.sprites(state.n, state.size)
     end
   end,
@@ -33,6 +36,15 @@ return {
       local buf = table.remove(state.pool) or bunnies.sprites(n, state.size)
       bunnies.place(state.b, n, buf:ptr())
       ona.send(state.to, buf) -- moved: `buf` is dead here
+    elseif state.shapes then
+      local b, sh = state.b, state.shapes
+      local half, size, rect, circle = sh.half, state.size, ona.gfx.rect, ona.gfx.circle
+      for i = 0, n - 1, 2 do
+        rect(b[i].x - half, b[i].y - size, size, size, sh.rect)
+      end
+      for i = 1, n - 1, 2 do
+        circle(b[i].x, b[i].y - half, half, sh.circle)
+      end
     else
       bunnies.place(state.b, n, state.sprites:ptr())
       ona.gfx.draw_sprites(state.texture, state.sprites, n)

@@ -4,7 +4,8 @@
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
- *       [--memory-cap SIZE|none] [key=value ...]
+ *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
+ *       [--save-dir PATH] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -50,8 +51,16 @@ static void usage(FILE *to) {
                 "  --stats            log statistics once a second, and a table at the end\n"
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
+                "  --no-audio         never open an audio device (sounds play silently)\n"
                 "  --memory-cap SIZE  cap of each Lua system's heap: bytes, or with K, M or G;\n"
                 "                     none for no cap (default: an eighth of the RAM)\n"
+                "  --fixed-dt SECONDS each frame advances the game by SECONDS (0.016667), or\n"
+                "                     off for the measured time (default: main.lua's fixed_dt;\n"
+                "                     else 1/60 headless or with --frames, measured in a window)\n"
+                "  --max-fps N        at most N frames a second (default: main.lua's max_fps\n"
+                "                     in a window, none headless)\n"
+                "  --save-dir PATH    where ona.save writes (default: $XDG_DATA_HOME/ona/<game>\n"
+                "                     or ~/.local/share/ona/<game>)\n"
                 "  -h, --help         this text\n"
                 "  --version          versions, and the OpenGL driver found\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
@@ -80,14 +89,17 @@ static int print_version(void) {
 /* --- Arguments ------------------------------------------------------------------------------- */
 
 typedef struct options {
-    const char *target, *screenshot, *trace;
+    const char *target, *screenshot, *trace, *save_dir;
     const char *pairs[MAX_PAIRS];
     int pair_count;
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
-    size_t memory_cap;                  /* 0 = the runtime's default */
+    size_t memory_cap;                 /* 0 = the runtime's default */
     bool stats, headless, watch;
+    bool no_audio; /* issue 10 */
     int width, height;
     ona_vsync vsync;
+    double fixed_dt;  /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
+    uint32_t max_fps; /* 0 = the runtime's rules */
 } options;
 
 /* Long options without a short form get values past any character. */
@@ -104,6 +116,10 @@ enum {
     OPT_NO_WATCH,
     OPT_MEMORY_CAP,
     OPT_TURN_BUDGET,
+    OPT_NO_AUDIO,
+    OPT_FIXED_DT,
+    OPT_MAX_FPS,
+    OPT_SAVE_DIR,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +136,10 @@ static const struct option long_options[] = {
     {"no-watch", no_argument, NULL, OPT_NO_WATCH},
     {"memory-cap", required_argument, NULL, OPT_MEMORY_CAP},
     {"turn-budget", required_argument, NULL, OPT_TURN_BUDGET},
+    {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
+    {"fixed-dt", required_argument, NULL, OPT_FIXED_DT},
+    {"max-fps", required_argument, NULL, OPT_MAX_FPS},
+    {"save-dir", required_argument, NULL, OPT_SAVE_DIR},
     {NULL, 0, NULL, 0},
 };
 
@@ -149,6 +169,12 @@ static const char *option_needs(int val) {
         return "a file path";
     case OPT_MEMORY_CAP:
         return "a size such as 512M or 2G (at least 1M), or none";
+    case OPT_FIXED_DT:
+        return "seconds per frame, more than 0 and at most 1 (such as 0.016667), or off";
+    case OPT_MAX_FPS:
+        return "frames a second, from 1 to 10000";
+    case OPT_SAVE_DIR:
+        return "a folder path";
     default:
         return "a value";
     }
@@ -171,6 +197,21 @@ static bool parse_memory_cap(const char *text, size_t *out) {
     if (*end != '\0' || n > (SIZE_MAX >> shift) - 1 || (n << shift) < (1u << 20))
         return false;
     *out = (size_t)(n << shift);
+    return true;
+}
+
+/* "off", or seconds in (0, 1]. */
+static bool parse_fixed_dt(const char *text, double *out) {
+    if (strcmp(text, "off") == 0) {
+        *out = ONA_DT_MEASURED;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !(v > 0 && v <= 1))
+        return false;
+    *out = v;
     return true;
 }
 
@@ -264,6 +305,9 @@ static int parse_args(int argc, char **argv, options *o) {
         case OPT_NO_WATCH:
             o->watch = false;
             break;
+        case OPT_NO_AUDIO:
+            o->no_audio = true;
+            break;
         case OPT_FRAMES:
         case OPT_WORKERS:
             if (!parse_count(optarg, c == OPT_FRAMES ? 1000000000L : 256,
@@ -287,6 +331,26 @@ static int parse_args(int argc, char **argv, options *o) {
             }
             break;
         }
+        case OPT_FIXED_DT:
+            if (!parse_fixed_dt(optarg, &o->fixed_dt)) {
+                fprintf(stderr, "ona: --fixed-dt needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            break;
+        case OPT_MAX_FPS: {
+            long fps;
+            if (!parse_count(optarg, 10000, &fps)) {
+                fprintf(stderr, "ona: --max-fps needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            o->max_fps = (uint32_t)fps;
+            break;
+        }
+        case OPT_SAVE_DIR:
+            if (!path_fits("the --save-dir path", optarg))
+                return 2;
+            o->save_dir = optarg;
+            break;
         case OPT_SIZE:
             if (!parse_size(optarg, &o->width, &o->height)) {
                 fprintf(stderr, "ona: --size needs %s, not '%s'\n", option_needs(c), optarg);
@@ -343,12 +407,12 @@ static int parse_args(int argc, char **argv, options *o) {
 
 /* --- The run ---------------------------------------------------------------------------------- */
 
-/* The launcher's own frame loop, as an embedder would write it: measured dt, the screenshot
- * asked for before the last frame, and with --stats a report once a second. */
+/* The launcher's own frame loop, as an embedder would write it: the runtime's time rules
+ * (ona_runtime_frame_dt: the fixed step or the measured time, and the frame cap), the
+ * screenshot asked for before the last frame, and with --stats a report once a second. */
 static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool stats,
                     ona__launcher_shot *s) {
     ona__launcher_stats *p = stats ? ona__launcher_stats_begin() : NULL;
-    uint64_t last = ona__launcher_now_ns();
     int rc = 0;
     long n = 0;
     for (; frames == 0 || n < frames; n++) {
@@ -364,10 +428,7 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
             s->requested = true;
             s->rc = ona_runtime_screenshot(rt, screenshot);
         }
-        uint64_t t = ona__launcher_now_ns();
-        double dt = n == 0 ? 1.0 / 60 : (double)(t - last) / 1e9;
-        last = t;
-        rc = ona_runtime_step(rt, dt);
+        rc = ona_runtime_step(rt, ona_runtime_frame_dt(rt));
         if (rc)
             break;
         if (p)
@@ -427,12 +488,35 @@ int main(int argc, char **argv) {
 
     const char *roots[] = {root, NULL};
     const char *title = strrchr(root, '/') && root[1] ? strrchr(root, '/') + 1 : root;
+    /* The save folder is named after the game folder (a script's own folder for a script), in
+     * the characters a save name may use. */
+    char game_id[65];
+    char resolved_root[4096];
+    const char *id_from = title;
+    if ((strcmp(title, ".") == 0 || strcmp(title, "..") == 0) && realpath(root, resolved_root))
+        id_from = strrchr(resolved_root, '/')[1] ? strrchr(resolved_root, '/') + 1 : "ona";
+    size_t id_len = 0;
+    for (const char *c = id_from; *c && id_len < sizeof game_id - 1; c++) {
+        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (*c >= '0' && *c <= '9') || *c == '_' || *c == '.' || *c == '-';
+        game_id[id_len++] = ok ? *c : '_';
+    }
+    game_id[id_len] = '\0';
+    if (id_len == 0 || strcmp(game_id, ".") == 0 || strcmp(game_id, "..") == 0)
+        snprintf(game_id, sizeof game_id, "ona");
     ona_runtime_desc desc = {
         .threads = (uint32_t)o.workers,
         .memory_cap = o.memory_cap,
         .script_roots = roots,
         .hot_reload = o.watch,
         .handle_signals = true,
+        .no_audio = o.no_audio,
+        .fixed_dt = o.fixed_dt,
+        .max_fps = o.max_fps,
+        /* A run of a set number of frames is a recording: the fixed step, as headless. */
+        .fixed_step_default = o.frames > 0,
+        .game_id = game_id,
+        .save_dir = o.save_dir,
         .turn_budget_ms = o.turn_budget < 0    ? 0
                           : o.turn_budget == 0 ? ONA_BUDGET_OFF
                                                : (uint32_t)o.turn_budget,

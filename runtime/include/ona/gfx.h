@@ -54,6 +54,13 @@ typedef struct ona_sprite {
     uint32_t tint; /* RGBA8 with R in the lowest byte (0xAABBGGRR); 0xFFFFFFFF = as is */
 } ona_sprite;
 
+/* Issue 11 shapes: an ona_sprite whose src_w is exactly ONA_SPRITE_QUAD is a "free quad", not a
+ * sprite: its four corners are given in world space, in triangle-strip order (triangles 0-1-2
+ * and 1-2-3; a triangle repeats a corner): (x, y), (origin_x, origin_y), (scale_x, scale_y),
+ * (rotation, src_x); it is filled with the one texel at (src_y, src_h) in texels, times tint.
+ * Every other src_w keeps its meaning above. ona/shapes.h makes these. */
+#define ONA_SPRITE_QUAD (-65536.0f)
+
 /* ona_sprite's tint from 0..255 components. */
 #define ONA_RGBA(r, g, b, a)                                                                       \
     ((uint32_t)(r) | ((uint32_t)(g) << 8) | ((uint32_t)(b) << 16) | ((uint32_t)(a) << 24))
@@ -73,6 +80,13 @@ typedef enum ona_event_type {
     ONA_EVENT_WINDOW_FOCUS,
     ONA_EVENT_WINDOW_BLUR,
     ONA_EVENT_QUIT,
+    /* Gamepads and input (issue 10), appended so that the values above keep their numbers
+     * (ona/input.h). */
+    ONA_EVENT_GAMEPAD_ADDED,
+    ONA_EVENT_GAMEPAD_REMOVED,
+    ONA_EVENT_GAMEPAD_BUTTON_DOWN,
+    ONA_EVENT_GAMEPAD_BUTTON_UP,
+    ONA_EVENT_GAMEPAD_AXIS,
 } ona_event_type;
 
 /* One input event. Every system sees the same immutable list of a frame's events. */
@@ -97,8 +111,48 @@ typedef struct ona_event {
         struct {
             int width, height;
         } window;
+        /* Gamepads and input (issue 10): GAMEPAD_* events (ona/input.h). */
+        struct {
+            int index;     /* the pad's slot, 1..ONA_GAMEPAD_MAX */
+            char name[16]; /* button or axis: "a", "dpleft", "leftx", "righttrigger"; "" else */
+            float value;   /* axis: after the dead zone; button: 1 down, 0 up */
+        } gamepad;
     } as;
 } ona_event;
+
+/* --- Draw state (issue 11: cameras per layer range, canvases, shaders, blend modes) ---------- */
+
+/* How a draw's colour meets what is already there. */
+typedef enum ona_blend {
+    ONA_BLEND_DEFAULT = 0,   /* the layer's default (ona.gfx.layer), else alpha */
+    ONA_BLEND_ALPHA,         /* src * a + dst * (1 - a) */
+    ONA_BLEND_PREMULTIPLIED, /* src + dst * (1 - a): textures whose colour is already times a */
+    ONA_BLEND_ADD,           /* dst + src * a: light, fire, particles */
+    ONA_BLEND_MULTIPLY,      /* dst * src (alpha ignored: transparent texels should be white) */
+} ona_blend;
+
+/* A game fragment shader (ona_runtime_shader_load); generation-checked like textures; 0 is none. */
+typedef struct ona_shader {
+    uint32_t id;
+} ona_shader;
+
+/* How a native system's sprites are drawn (ona_ctx_draw_ex). Every 0 means the default. */
+typedef struct ona_draw_desc {
+    int layer;          /* lower layers first; within a layer, systems in spawn order */
+    ona_blend blend;    /* 0: the layer's default, else alpha */
+    ona_shader shader;  /* 0: the layer's, else the runtime's sprite shader */
+    ona_texture target; /* a canvas (ona_runtime_canvas) to draw into; 0: the screen */
+} ona_draw_desc;
+
+/* A camera (ona_ctx_camera): the world point (x, y) shown at the viewport's centre, the zoom,
+ * the layers it applies to and the part of the window drawn into. Every 0 means the default. */
+typedef struct ona_camera_desc {
+    float x, y;
+    float zoom;             /* 0: 1 */
+    bool layer_range;       /* true: only layers layer_lo..layer_hi; false: every layer */
+    int layer_lo, layer_hi; /* inclusive */
+    float viewport_x, viewport_y, viewport_w, viewport_h; /* pixels; w or h 0: the whole window */
+} ona_camera_desc;
 
 #ifdef __cplusplus
 }

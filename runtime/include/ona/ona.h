@@ -10,6 +10,10 @@
  *   ona/message.h  messages built and read from C; buffers, the payload that moves
  *   ona/runtime.h  runtimes, Lua and native systems, frames, statistics
  *   ona/about.h    the versions built with, and a probe of the graphics driver
+ *   ona/input.h    what native systems read of a frame's input; gamepads
+ *   ona/audio.h    sounds, voices, groups and streamed music
+ *   ona/text.h     TrueType fonts: print and measure UTF-8 text (issue 10)
+ *   ona/shapes.h   rectangles, lines, circles, polygons and tile maps as sprites (issue 11)
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.
@@ -25,5 +29,9 @@
 #include "ona/message.h"
 #include "ona/runtime.h"
 #include "ona/about.h"
+#include "ona/input.h"
+#include "ona/audio.h"
+#include "ona/text.h"
+#include "ona/shapes.h"
 
 #endif /* ONA_ONA_H */

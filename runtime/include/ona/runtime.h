@@ -107,7 +107,34 @@ typedef struct ona_runtime_desc {
      * Signal the process (kill, the terminal), not a thread. One runtime at a time may handle
      * signals (ONA_EBUSY otherwise). */
     bool handle_signals;
+    /* --- audio (issue 10) --- */
+    /* No audio device, ever (`ona --no-audio`): sounds still load and plays return handles, and
+     * nothing is mixed. Default false: the device opens at the first frame with an audio command
+     * (ona/audio.h); where none opens the runtime runs silent and logs it once. */
+    bool no_audio;
+    /* Steady time and saves (issue 10). */
+    /* Seconds per frame that ona_runtime_run (with fixed_dt 0) and ona_runtime_frame_dt give:
+     * > 0 a fixed step, at most 1, that wins over main.lua's ona.gfx.window{fixed_dt};
+     * ONA_DT_MEASURED the measured wall time, winning too; 0 = main.lua's choice, else 1/60
+     * without a window (offscreen, no video, or fixed_step_default) and measured time with one. */
+    double fixed_dt;
+    /* Frame cap: ona_runtime_frame_dt sleeps so that frames start at most max_fps times a
+     * second. > 0 (at most 10000) wins over main.lua's ona.gfx.window{max_fps}; 0 = main.lua's
+     * with a window, none without one (a headless run is never slowed unless asked here). */
+    uint32_t max_fps;
+    /* A 0 fixed_dt means the fixed step even with a window: a run of a set number of frames
+     * (the launcher's --frames N) plays the same game as a headless one. */
+    bool fixed_step_default;
+    /* Names the per-user save folder, $XDG_DATA_HOME/ona/<game_id> (or
+     * ~/.local/share/ona/<game_id>); NULL = "default". [A-Za-z0-9_.-], at most 64 bytes. */
+    const char *game_id;
+    /* The saves' folder itself, winning over game_id (tests, portable installs); NULL = the
+     * per-user folder. Copied; created on the first save. */
+    const char *save_dir;
 } ona_runtime_desc;
+
+/* ona_runtime_desc.fixed_dt: always the measured wall time. */
+#define ONA_DT_MEASURED (-1.0)
 
 /* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
  * optionally exit(state) and reload(state). A script that returns nothing runs once (its chunk
@@ -224,7 +251,8 @@ ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
 /* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:
  * see ona_runtime_desc.handle_signals), no system is left, or `max_frames` frames have run (0 =
- * no limit). dt is measured wall time, or `fixed_dt` when it is > 0. Returns 0 after a quit, even
+ * no limit). dt is `fixed_dt` when it is > 0, else ona_runtime_frame_dt's (the desc's and
+ * main.lua's time rules, with the frame cap's sleep). Returns 0 after a quit, even
  * one asked for by a signal: ona_runtime_stop_signal tells them apart. Errors: ONA_EINVAL
  * (fixed_dt infinite or NaN), ONA_ETHREAD. */
 ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt);
@@ -322,6 +350,98 @@ ONA_API void ona_ctx_quit(ona_ctx *ctx);
  * sprites are copied into the thread's render queue. Errors: ONA_ENOMEM. */
 ONA_API int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
                          uint32_t count);
+
+/* --- Draw state (issue 11): canvases, game shaders, draw options, cameras per layer range ----- */
+
+/* Makes a canvas: a width x height texture (RGBA8, transparent at first) that draws can target
+ * (ona_draw_desc.target) and that is drawn like any texture, in the same frame (the merge draws
+ * a canvas's pass before any pass that samples it) or later. It keeps its contents from frame
+ * to frame until cleared (ona.gfx.canvas_clear). Its GL objects are made by main before the next
+ * frame is drawn; with ONA_VIDEO_NONE the handle works and drawing into it is discarded. The
+ * runtime owns it until it is destroyed. Any thread. Errors: ONA_EINVAL (a side <= 0 or over
+ * 16384), ONA_ELIMIT (the texture table is full). */
+ONA_API int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out);
+
+/* Loads a game fragment shader (path absolute or under a script root), linked with the
+ * runtime's sprite vertex stage (the interface is in shaders/sprite.frag's comment: inputs
+ * v_uv and v_tint, output o_color, sampler u_texture at binding 0, uniforms u_texture_size and
+ * u_time). It is compiled by main before the next frame is drawn and recompiled when its file
+ * changes (a compile error logs "path:line: message" and keeps the old program; one that never
+ * compiled draws with the sprite shader, said once). The same path gives the same handle. Any
+ * thread. Errors: ONA_EINVAL, ONA_ENOENT (no such file; logged), ONA_ELIMIT (256 shaders). */
+ONA_API int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out);
+
+/* ona_ctx_draw with the full draw options (layer, blend, shader, target). The sprites are
+ * copied. Errors: ONA_EINVAL (a stale shader, a target that is not a canvas, a canvas drawn into
+ * itself, a blend outside ona_blend), ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc,
+                            const ona_sprite *sprites, uint32_t count);
+
+/* Sets the camera of a layer range from the next frame on (the last setter in spawn order
+ * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side),
+ * ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
+/* --- Steady time, random numbers and saves (issue 10) ----------------------------------------
+ * Game time is the sum of the frames' dt (exact under a fixed step: n frames of dt read n * dt),
+ * the same for every system in a frame. Random generators are xoshiro256** seeded through
+ * splitmix64: a sequence depends only on its seed, never on threads. Saves are one value of the
+ * message codec in <save folder>/<name>.save, replaced atomically (README: Saves). */
+
+/* Paces an embedder's frame loop: sleeps out the frame cap (ona_runtime_desc.max_fps, or
+ * main.lua's with a window) since the previous call, then returns the dt the next
+ * ona_runtime_step should get: the fixed step when one applies (ona_runtime_desc.fixed_dt),
+ * else the wall time since the previous call (1/60 the first time; at most 0.25 s, so a stop
+ * in a debugger is not one huge step). Main thread, between frames; elsewhere, or with a NULL
+ * runtime, returns 0 and sleeps not. */
+ONA_API double ona_runtime_frame_dt(ona_runtime *rt);
+
+/* Game time: the sum of the dt of every frame stepped so far (0 before the first). Inside a
+ * frame it includes that frame's dt, so in frame n of a fixed step dt it is n * dt exactly.
+ * Main thread between frames, or any system during a frame; 0 for NULL. */
+ONA_API double ona_runtime_time(const ona_runtime *rt);
+/* The same, and the frame's dt, from inside a native callback (0 for a NULL ctx). */
+ONA_API double ona_ctx_time(ona_ctx *ctx);
+ONA_API double ona_ctx_dt(ona_ctx *ctx);
+
+/* A random number generator (xoshiro256**). Treat the fields as private; copy it freely: it is
+ * plain state, owned by whoever holds it. */
+typedef struct ona_random {
+    uint64_t s[4];
+    uint64_t seed;
+} ona_random;
+
+/* Seeds `r` (NULL ignored): the same seed always gives the same sequence. */
+ONA_API void ona_random_seed(ona_random *r, uint64_t seed);
+/* The next 64 random bits. */
+ONA_API uint64_t ona_random_u64(ona_random *r);
+/* A number in [0, 1) with 53 random bits. */
+ONA_API double ona_random_next(ona_random *r);
+/* An integer in [a, b], both included, without bias; a when b < a. */
+ONA_API int64_t ona_random_int(ona_random *r, int64_t a, int64_t b);
+/* A number in [a, b). */
+ONA_API double ona_random_float(ona_random *r, double a, double b);
+/* Seeds `out` with this system's next default seed: derived from its name, its spawn order and
+ * how many default seeds it took before (since its last restart), below 2^53; the same as the
+ * Lua ona.random() of a system with that name and spawn order. Returns the seed (0 for NULLs). */
+ONA_API uint64_t ona_ctx_random(ona_ctx *ctx, ona_random *out);
+
+/* Saves `value` (a message of exactly one value: nil, booleans, numbers, strings, tables;
+ * buffers are refused) as save `name` ([A-Za-z0-9_.-], at most 64 bytes) in the game's save
+ * folder (ona_runtime_desc.save_dir / game_id), atomically: a crash at any point leaves the old
+ * save or the new one. `value` is only read. Any thread. Errors (logged with the file's path):
+ * ONA_EINVAL (NULLs, a bad name, not one value), ONA_EENCODE (a buffer), ONA_ENOENT (no save
+ * folder: neither XDG_DATA_HOME nor HOME), ONA_EIO, ONA_ENOMEM. */
+ONA_API int ona_runtime_save(ona_runtime *rt, const char *name, ona_message *value);
+/* Loads save `name` into `out` (initialised here; release it), checking its header, length and
+ * CRC32 first: a torn or corrupt file is reported, never loaded. Any thread. Errors: ONA_EINVAL,
+ * ONA_ENOENT (no such save; logged at debug level only), ONA_EFORMAT (corrupt, or not a save:
+ * logged with the reason and the path), ONA_EIO, ONA_ENOMEM. */
+ONA_API int ona_runtime_load(ona_runtime *rt, const char *name, ona_message *out);
+/* The folder saves go to ("" when there is none, or for NULL). Any thread. */
+ONA_API const char *ona_runtime_save_dir(const ona_runtime *rt);
+/* As ona_runtime_save / ona_runtime_load, from inside a native system's callback. */
+ONA_API int ona_ctx_save(ona_ctx *ctx, const char *name, ona_message *value);
+ONA_API int ona_ctx_load(ona_ctx *ctx, const char *name, ona_message *out);
 
 #ifdef __cplusplus
 }

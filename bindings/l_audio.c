@@ -1,0 +1,185 @@
+/*
+ * l_audio.c: the `ona.audio` Lua module (issue 10): sounds, voices, groups, music.
+ *
+ *   ona.audio.sound(path) -> handle [, error]
+ *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice
+ *   ona.audio.stop(voice)
+ *   ona.audio.volume(group, v)
+ *   ona.audio.music(path [, {loop, fade, volume}]) / ona.audio.music(nil [, {fade}])
+ *
+ * Design note. Like drawing, playing never reaches the device: play, stop, volume and music
+ * append a command to the audio queue of the thread running the turn (runtime/audio/audio.c),
+ * which main merges in spawn order after the frame, so they may only be called during a turn.
+ * Loading a sound decodes it on the calling thread, so `sound` works in the main chunk too.
+ * Misuse (a wrong type, a value out of range, a stale sound) raises at the author's line under
+ * the function's public name (ona__lua_raise, l_ona.h); a missing or broken file is not misuse:
+ * `sound` returns the silent placeholder and the error, and the file is logged by name.
+ */
+#include "l_audio.h"
+#include "l_gfx.h"
+#include "l_ona.h"
+
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+
+static ona__audio *audio_of(lua_State *L) {
+    return &ona__lua_of(L)->rt->audio;
+}
+
+static void push_cmd(lua_State *L, const char *fn, ona__audio_cmd *cmd, const char *path,
+                     uint64_t *voice) {
+    int rc = ona__audio_push(audio_of(L), ona__lua_of(L)->sys, cmd, path, voice);
+    if (rc == ONA_ETHREAD)
+        ona__lua_raise(L, fn,
+                       "can only be called during a turn (init or process), not in the "
+                       "main chunk");
+    if (rc)
+        ona__lua_raise(L, fn, "out of memory");
+}
+
+/* A handle argument: a positive integer below 2^53. */
+static uint64_t check_id(lua_State *L, int idx, const char *fn, const char *what) {
+    if (!lua_isnumber(L, idx)) {
+        lua_pushfstring(L, "not a %s handle: got %s", what, luaL_typename(L, idx));
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    lua_Number n = lua_tonumber(L, idx);
+    if (!(n >= 1 && n < 9007199254740992.0) || n != floor(n)) {
+        lua_pushfstring(L, "not a %s handle: %f", what, n);
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    return (uint64_t)n;
+}
+
+static void check_opts(lua_State *L, int idx, const char *fn) {
+    if (!lua_isnoneornil(L, idx) && !lua_istable(L, idx)) {
+        lua_pushfstring(L, "options table expected, got %s", luaL_typename(L, idx));
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+}
+
+static bool opt_bool(lua_State *L, int t, const char *name, const char *fn) {
+    if (lua_isnoneornil(L, t))
+        return false;
+    lua_getfield(L, t, name);
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1)) {
+        lua_pushfstring(L, "opts.%s must be a boolean", name);
+        ona__lua_argerror(L, t, fn, lua_tostring(L, -1));
+    }
+    bool b = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
+static lua_Number opt_number(lua_State *L, int t, const char *name, lua_Number dflt,
+                             const char *fn) {
+    return lua_isnoneornil(L, t) ? dflt : ona__lua_opt_field(L, t, name, dflt, fn);
+}
+
+/* ona.audio.sound(path) -> handle [, error]: a missing or broken file gives the silent
+ * placeholder and the reason. */
+static int l_audio_sound(lua_State *L) {
+    const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
+    ona__lua *lua = ona__lua_of(L);
+    char path[4096];
+    if (ona__runtime_find(lua->rt, name, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "%s", name);
+    ona_sound s;
+    int rc = ona__sounds_load(&lua->rt->audio.sounds, path, lua->sys->name, &s);
+    if (rc == 0)
+        ona__hot_reload_watch(&lua->rt->hot, path);
+    lua_pushnumber(L, s.id);
+    if (rc == 0)
+        return 1;
+    lua_pushfstring(L, "sound %s: %s", path,
+                    rc == ONA_ENOENT    ? "no such file"
+                    : rc == ONA_EFORMAT ? "not a readable WAV or OGG file"
+                                        : ona_strerror(rc));
+    return 2;
+}
+
+/* ona.audio.play(sound [, opts]) -> voice */
+static int l_audio_play(lua_State *L) {
+    static const char fn[] = "ona.audio.play";
+    uint64_t id = check_id(L, 1, fn, "sound");
+    check_opts(L, 2, fn);
+    double volume = opt_number(L, 2, "volume", 1, fn);
+    double pan = opt_number(L, 2, "pan", 0, fn);
+    double pitch = opt_number(L, 2, "pitch", 1, fn);
+    bool loop = opt_bool(L, 2, "loop", fn);
+    const char *group = NULL;
+    if (!lua_isnoneornil(L, 2)) {
+        lua_getfield(L, 2, "group");
+        if (!lua_isnil(L, -1) && lua_type(L, -1) != LUA_TSTRING)
+            ona__lua_argerror(L, 2, fn, "opts.group must be a string");
+        group = lua_tostring(L, -1); /* kept alive by opts until we return */
+        lua_pop(L, 1);
+    }
+    ona__audio_cmd cmd;
+    const char *why = NULL;
+    if (id > UINT32_MAX || ona__audio_play_cmd(audio_of(L), (ona_sound){(uint32_t)id}, volume, pan,
+                                               pitch, loop, group, &cmd, &why) != 0) {
+        if (!why)
+            why = "not a sound handle (stale or never valid)";
+        ona__lua_argerror(L, id > UINT32_MAX || !strncmp(why, "not a", 5) ? 1 : 2, fn, why);
+    }
+    uint64_t voice = 0;
+    push_cmd(L, fn, &cmd, NULL, &voice);
+    lua_pushnumber(L, (lua_Number)voice);
+    return 1;
+}
+
+/* ona.audio.stop(voice): a finished or stale voice is ignored. */
+static int l_audio_stop(lua_State *L) {
+    ona__audio_cmd cmd = {.op = ONA__AUDIO_STOP,
+                          .voice = check_id(L, 1, "ona.audio.stop", "voice")};
+    push_cmd(L, "ona.audio.stop", &cmd, NULL, NULL);
+    return 0;
+}
+
+/* ona.audio.volume(group, v) */
+static int l_audio_volume(lua_State *L) {
+    static const char fn[] = "ona.audio.volume";
+    const char *group = ona__lua_checkstring(L, 1, fn, NULL);
+    lua_Number v = ona__lua_checknumber(L, 2, fn);
+    ona__audio_cmd cmd;
+    const char *why = NULL;
+    if (ona__audio_volume_cmd(audio_of(L), group, v, &cmd, &why) != 0)
+        ona__lua_argerror(L, strncmp(why, "volume", 6) == 0 ? 2 : 1, fn, why);
+    push_cmd(L, fn, &cmd, NULL, NULL);
+    return 0;
+}
+
+/* ona.audio.music(path [, {loop, fade, volume}]) ; ona.audio.music(nil [, {fade}]) stops. */
+static int l_audio_music(lua_State *L) {
+    static const char fn[] = "ona.audio.music";
+    const char *name = NULL;
+    if (!lua_isnil(L, 1))
+        name = ona__lua_checkstring(L, 1, fn, NULL);
+    check_opts(L, 2, fn);
+    double volume = opt_number(L, 2, "volume", 1, fn);
+    double fade = opt_number(L, 2, "fade", 0, fn);
+    bool loop = opt_bool(L, 2, "loop", fn);
+    ona__audio_cmd cmd;
+    const char *why = NULL;
+    if (ona__audio_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
+        ona__lua_argerror(L, 2, fn, why);
+    char path[4096];
+    if (name && ona__runtime_find(ona__lua_of(L)->rt, name, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "%s", name);
+    push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
+    return 0;
+}
+
+void ona__lua_open_audio(lua_State *L) {
+    static const luaL_Reg functions[] = {
+        {"sound", l_audio_sound},   {"play", l_audio_play},   {"stop", l_audio_stop},
+        {"volume", l_audio_volume}, {"music", l_audio_music}, {NULL, NULL},
+    };
+    lua_newtable(L);
+    luaL_register(L, NULL, functions);
+    lua_setfield(L, -2, "audio");
+}

@@ -1,0 +1,177 @@
+/*
+ * l_text.c: text with real fonts in Lua (issue 10): ona.gfx.font, ona.gfx.print and
+ * ona.gfx.measure, over runtime/gfx/text.c.
+ *
+ * Design note. A font handle is a number, like a texture's. Loading resolves the path against
+ * the game's script roots, as ona.gfx.texture does; a missing or corrupt file is not an error to
+ * raise but an expected failure: the default font's handle comes back with the message as a
+ * second value, so text stays visible. Printing runs the layout in C and appends its sprites to
+ * this turn's render queue (ona__system_draw) with no lock; it is refused outside a turn, where
+ * no frame is being built and the glyph atlas could be uploading. Misuse raises at the author's
+ * line under the public name.
+ *
+ *   ona.gfx.font([path,] size) -> font [, error]
+ *   ona.gfx.print(font, text, x, y [, {align, width, wrap, tint, layer, scale}])
+ *   ona.gfx.measure(font, text [, {width, wrap, scale}]) -> width, height
+ */
+#include "l_gfx.h"
+#include "l_ona.h"
+
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+
+static ona_runtime *runtime_of(lua_State *L) {
+    return ona__runtime_of(ona__lua_of(L)->sys->core);
+}
+
+static ona_font check_font(lua_State *L, int idx, const char *fn) {
+    if (!lua_isnumber(L, idx)) {
+        lua_pushfstring(L, "not a font handle: got %s (use ona.gfx.font)", luaL_typename(L, idx));
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    lua_Number n = lua_tonumber(L, idx);
+    ona_font font = {n >= 1 && n <= ONA__MAX_FONTS && n == floor(n) ? (uint32_t)n : 0};
+    if (!font.id || ona__text_line_height(runtime_of(L)->video.fonts, font) <= 0) {
+        lua_pushfstring(L, "not a font handle: %f", n);
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+    return font;
+}
+
+/* Reads the layout options (width, wrap, scale; with `drawing`, also align and tint) from the
+ * opts table at t into d. */
+static void check_opts(lua_State *L, int t, const char *fn, bool drawing, ona_text_desc *d) {
+    if (lua_isnoneornil(L, t))
+        return;
+    ona__lua_checktable(L, t, fn);
+    d->width = (float)ona__lua_opt_field(L, t, "width", 0, fn);
+    if (!(d->width >= 0 && d->width <= 1e7f))
+        ona__lua_argerror(L, t, fn, "opts.width must be a number from 0 to 1e7");
+    d->scale = (float)ona__lua_opt_field(L, t, "scale", 1, fn);
+    if (!(d->scale > 0 && d->scale <= 1000))
+        ona__lua_argerror(L, t, fn, "opts.scale must be a number above 0, at most 1000");
+    lua_getfield(L, t, "wrap");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+        ona__lua_argerror(L, t, fn, "opts.wrap must be a boolean");
+    d->wrap = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (d->wrap && d->width <= 0)
+        ona__lua_argerror(L, t, fn, "opts.wrap needs opts.width");
+    if (!drawing)
+        return;
+    lua_getfield(L, t, "align");
+    if (!lua_isnil(L, -1)) {
+        const char *align = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        if (strcmp(align, "left") == 0)
+            d->align = ONA_ALIGN_LEFT;
+        else if (strcmp(align, "center") == 0)
+            d->align = ONA_ALIGN_CENTER;
+        else if (strcmp(align, "right") == 0)
+            d->align = ONA_ALIGN_RIGHT;
+        else
+            ona__lua_argerror(L, t, fn, "opts.align must be \"left\", \"center\" or \"right\"");
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "tint");
+    if (!lua_isnil(L, -1))
+        d->tint = ona__lua_check_tint(L, lua_gettop(L), t, fn);
+    lua_pop(L, 1);
+    ona__draw_key key = {0};
+    ona__lua_draw_key(L, t, fn, &key);
+    d->layer = key.layer;
+}
+
+/* ona.gfx.font([path,] size) -> font [, error] */
+static int l_text_font(lua_State *L) {
+    static const char fn[] = "ona.gfx.font";
+    int size_arg = lua_gettop(L) >= 2 ? 2 : 1;
+    const char *name = NULL;
+    if (size_arg == 2 && !lua_isnil(L, 1))
+        name = ona__lua_checkstring(L, 1, fn, NULL);
+    lua_Number size = ona__lua_checknumber(L, size_arg, fn);
+    if (size != floor(size) || size < 1 || size > ONA_FONT_MAX_SIZE) {
+        lua_pushfstring(L, "size must be a whole number of pixels from 1 to %d", ONA_FONT_MAX_SIZE);
+        ona__lua_argerror(L, size_arg, fn, lua_tostring(L, -1));
+    }
+    ona_runtime *rt = runtime_of(L);
+    char path[1024];
+    if (name && ona__runtime_find(rt, name, path, sizeof path) != 0)
+        snprintf(path, sizeof path, "%s", name);
+    ona_font font;
+    int rc = ona__fonts_load(rt->video.fonts, name ? path : NULL, (int)size,
+                             ona__lua_of(L)->sys->name, &font);
+    if (!font.id) /* too many fonts: nothing to hand out */
+        ona__lua_raise(L, fn, "%s (at most %d fonts)", ona_strerror(rc), ONA__MAX_FONTS);
+    lua_pushnumber(L, font.id);
+    if (rc == 0)
+        return 1;
+    lua_pushfstring(L, "font %s: %s", name ? path : "(default)",
+                    rc == ONA_ENOENT    ? "no such file"
+                    : rc == ONA_EFORMAT ? "not a TrueType font"
+                                        : ona_strerror(rc));
+    return 2;
+}
+
+typedef struct print_target {
+    ona__system *sys;
+    int32_t layer;
+} print_target;
+
+static int print_emit(void *user, uint32_t texture, const ona_sprite *sprites, uint32_t count) {
+    print_target *to = user;
+    return ona__system_draw(to->sys, &(ona__draw_key){.layer = to->layer, .texture = texture},
+                            sprites, count);
+}
+
+/* ona.gfx.print(font, text, x, y [, opts]) */
+static int l_text_print(lua_State *L) {
+    static const char fn[] = "ona.gfx.print";
+    ona_font font = check_font(L, 1, fn);
+    size_t length;
+    const char *text = ona__lua_checkstring(L, 2, fn, &length);
+    float x = (float)ona__lua_checknumber(L, 3, fn);
+    float y = (float)ona__lua_checknumber(L, 4, fn);
+    if (!isfinite(x) || !isfinite(y))
+        ona__lua_raise(L, fn, "x and y must be finite numbers");
+    ona_text_desc desc = {0};
+    check_opts(L, 5, fn, true, &desc);
+    ona_runtime *rt = runtime_of(L);
+    if (!ona__video_queue(&rt->video, ona__runq_thread_index()))
+        ona__lua_raise(L, fn,
+                       "can only draw during a turn (init or process), not in the main chunk");
+    print_target to = {ona__lua_of(L)->sys, desc.layer};
+    int rc = ona__text_print(rt->video.fonts, font, text, length, x, y, &desc, print_emit, &to);
+    if (rc)
+        ona__lua_raise(L, fn, "%s", ona_strerror(rc));
+    return 0;
+}
+
+/* ona.gfx.measure(font, text [, opts]) -> width, height */
+static int l_text_measure(lua_State *L) {
+    static const char fn[] = "ona.gfx.measure";
+    ona_font font = check_font(L, 1, fn);
+    size_t length;
+    const char *text = ona__lua_checkstring(L, 2, fn, &length);
+    ona_text_desc desc = {0};
+    check_opts(L, 3, fn, false, &desc);
+    float w = 0, h = 0;
+    int rc = ona__text_measure(runtime_of(L)->video.fonts, font, text, length, &desc, &w, &h);
+    if (rc)
+        ona__lua_raise(L, fn, "%s", ona_strerror(rc));
+    lua_pushnumber(L, w);
+    lua_pushnumber(L, h);
+    return 2;
+}
+
+void ona__lua_open_text(lua_State *L) {
+    static const luaL_Reg text[] = {
+        {"font", l_text_font},
+        {"print", l_text_print},
+        {"measure", l_text_measure},
+        {NULL, NULL},
+    };
+    luaL_register(L, NULL, text);
+}

@@ -1,0 +1,404 @@
+/*
+ * sound.c: the sound registry and music streams (sound.h).
+ *
+ * Design note. A sound is decoded once, when first asked for, on the thread asking (a system's
+ * turn), and converted to the mixer's format (48 kHz stereo float) with SDL's converter, so the
+ * mixer never converts; WAV comes through SDL_LoadWAV_RW, OGG through stb_vorbis (libstb). The
+ * registry works like the texture registry (gfx/texture.c): slots are handed out in order and
+ * never reused, a handle's `id` is published with a release store and checked with an acquire
+ * load, decoding happens outside the lock, and the same path gives the same handle. A file that
+ * cannot be read or decoded is logged by name and gets the silent placeholder (0 frames), which
+ * plays as nothing. A reload (main, at the frame boundary) decodes again and swaps the samples
+ * under the same handle; audio.c re-points playing voices under the device's lock.
+ *
+ * Music is not decoded whole: an OGG stream (stb_vorbis_open_filename) decodes a chunk at a time
+ * on the mixer's thread, as the mixer reads, and an SDL_AudioStream converts it to 48 kHz.
+ */
+#include "sound.h"
+
+#include "common.h"
+
+#include <SDL.h>
+#include <errno.h>
+#include <stdio.h>
+
+#define STB_VORBIS_HEADER_ONLY
+#include <stb_vorbis.h>
+
+static uint32_t make_id(uint32_t index) {
+    return (1u << 16) | (index + 1); /* generation 1: slots are never reused */
+}
+
+static ona__sound *slot_of(ona__sounds *s, uint32_t id) {
+    uint32_t index = id & 0xFFFFu;
+    if (index == 0 || index > ONA__MAX_SOUNDS)
+        return NULL;
+    ona__sound *slot = &s->slots[index - 1];
+    /* acquire: pairs with the release in insert; the slot's path and pcm are complete. */
+    return atomic_load_explicit(&slot->id, memory_order_acquire) == id ? slot : NULL;
+}
+
+void ona__pcm_free(ona__pcm *pcm) {
+    if (pcm) {
+        ona__free(pcm->frames);
+        ona__free(pcm);
+    }
+}
+
+/* Called with the lock held; takes `path` and `pcm`. */
+static int insert(ona__sounds *s, char *path, ona__pcm *pcm, ona_sound *out) {
+    if (s->used >= ONA__MAX_SOUNDS)
+        return ONA_ELIMIT;
+    uint32_t index = s->used++;
+    ona__sound *slot = &s->slots[index];
+    slot->path = path;
+    slot->pcm = pcm;
+    out->id = make_id(index);
+    /* release: readers that see the id see the fields above. */
+    atomic_store_explicit(&slot->id, out->id, memory_order_release);
+    return 0;
+}
+
+int ona__sounds_init(ona__sounds *s) {
+    memset(s, 0, sizeof *s);
+    for (uint32_t i = 0; i < ONA__MAX_SOUNDS; i++)
+        atomic_init(&s->slots[i].id, 0);
+    if (uv_mutex_init(&s->lock))
+        return ONA_ENOMEM;
+    ona__pcm *silent = ona__calloc(1, sizeof *silent);
+    if (!silent) {
+        uv_mutex_destroy(&s->lock);
+        return ONA_ENOMEM;
+    }
+    insert(s, NULL, silent, &s->placeholder);
+    return 0;
+}
+
+void ona__sounds_free(ona__sounds *s) {
+    for (uint32_t i = 0; i < s->used; i++) {
+        ona__pcm_free(s->slots[i].pcm);
+        ona__free(s->slots[i].path);
+    }
+    s->used = 0;
+    uv_mutex_destroy(&s->lock);
+}
+
+static int read_file(const char *path, uint8_t **out, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno == ENOENT ? ONA_ENOENT : ONA_EIO;
+    int rc = 0;
+    uint8_t *data = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0 || n > INT32_MAX)
+        rc = n > INT32_MAX ? ONA_ELIMIT : ONA_EIO;
+    else if (!(data = ona__malloc((size_t)n + 1)))
+        rc = ONA_ENOMEM;
+    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
+        rc = ONA_EIO;
+    fclose(f);
+    if (rc) {
+        ona__free(data);
+        return rc;
+    }
+    *out = data;
+    *size = (size_t)n;
+    return 0;
+}
+
+/* Converts `bytes` of audio in (format, channels, rate) into a new pcm. */
+static int convert(const char *path, const char *who, SDL_AudioFormat format, int channels,
+                   int rate, const void *data, size_t bytes, ona__pcm **out) {
+    int frame_bytes = (int)SDL_AUDIO_BITSIZE(format) / 8 * channels;
+    if (channels < 1 || channels > 8 || rate < 1000 || rate > 384000 || frame_bytes <= 0) {
+        ona_log(ONA_LOG_ERROR, who, "sound %s: unsupported format (%d channels at %d Hz)", path,
+                channels, rate);
+        return ONA_EFORMAT;
+    }
+    uint64_t in_frames = bytes / (size_t)frame_bytes;
+    uint64_t out_frames = in_frames * ONA__MIX_RATE / (uint64_t)rate + 1;
+    if (out_frames > ONA__MAX_SOUND_FRAMES) {
+        ona_log(ONA_LOG_ERROR, who,
+                "sound %s: longer than 10 minutes; not loaded (stream it as music instead)", path);
+        return ONA_ELIMIT;
+    }
+    SDL_AudioCVT cvt;
+    if (SDL_BuildAudioCVT(&cvt, format, (Uint8)channels, rate, AUDIO_F32SYS, ONA__MIX_CHANNELS,
+                          ONA__MIX_RATE) < 0) {
+        ona_log(ONA_LOG_ERROR, who, "sound %s: cannot convert (%s)", path, SDL_GetError());
+        return ONA_EFORMAT;
+    }
+    size_t in_bytes = (size_t)in_frames * (size_t)frame_bytes;
+    size_t cap = in_bytes * (size_t)(cvt.len_mult > 0 ? cvt.len_mult : 1);
+    uint8_t *buf = ona__malloc(cap + 64);
+    ona__pcm *pcm = ona__calloc(1, sizeof *pcm);
+    if (!buf || !pcm) {
+        ona__free(buf);
+        ona__free(pcm);
+        return ONA_ENOMEM;
+    }
+    if (in_bytes)
+        memcpy(buf, data, in_bytes);
+    size_t result = in_bytes;
+    if (cvt.needed && in_bytes) {
+        cvt.buf = buf;
+        cvt.len = (int)in_bytes;
+        if (SDL_ConvertAudio(&cvt) != 0) {
+            ona_log(ONA_LOG_ERROR, who, "sound %s: cannot convert (%s)", path, SDL_GetError());
+            ona__free(buf);
+            ona__free(pcm);
+            return ONA_EFORMAT;
+        }
+        result = (size_t)cvt.len_cvt;
+    }
+    pcm->frames = (float *)buf;
+    pcm->count = (uint32_t)(result / (ONA__MIX_CHANNELS * sizeof(float)));
+    *out = pcm;
+    return 0;
+}
+
+int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
+    uint8_t *file = NULL;
+    size_t size = 0;
+    int rc = read_file(path, &file, &size);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, who, "sound %s: %s; playing silence instead", path,
+                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+        return rc;
+    }
+    if (size >= 12 && memcmp(file, "RIFF", 4) == 0) {
+        SDL_AudioSpec spec;
+        Uint8 *wav = NULL;
+        Uint32 len = 0;
+        SDL_RWops *rw = SDL_RWFromConstMem(file, (int)size);
+        if (!rw || !SDL_LoadWAV_RW(rw, 1, &spec, &wav, &len)) {
+            ona_log(ONA_LOG_ERROR, who,
+                    "sound %s: not a readable WAV file (%s); playing silence "
+                    "instead",
+                    path, SDL_GetError());
+            rc = ONA_EFORMAT;
+        } else {
+            rc = convert(path, who, spec.format, spec.channels, spec.freq, wav, len, out);
+            SDL_FreeWAV(wav);
+        }
+    } else if (size >= 4 && memcmp(file, "OggS", 4) == 0) {
+        int channels = 0, rate = 0;
+        short *samples = NULL;
+        int frames = stb_vorbis_decode_memory(file, (int)size, &channels, &rate, &samples);
+        if (frames < 0 || !samples) {
+            ona_log(ONA_LOG_ERROR, who,
+                    "sound %s: not a readable OGG Vorbis file; playing silence instead", path);
+            rc = ONA_EFORMAT;
+        } else
+            rc = convert(path, who, AUDIO_S16SYS, channels, rate, samples,
+                         (size_t)frames * (size_t)channels * sizeof(short), out);
+        free(samples); /* stb_vorbis allocates with malloc */
+    } else {
+        ona_log(ONA_LOG_ERROR, who,
+                "sound %s: not a WAV or OGG file (unknown header); playing silence instead", path);
+        rc = ONA_EFORMAT;
+    }
+    ona__free(file);
+    return rc;
+}
+
+static bool find_path(ona__sounds *s, const char *path, ona_sound *out) {
+    for (uint32_t i = 0; i < s->used; i++) {
+        if (s->slots[i].path && strcmp(s->slots[i].path, path) == 0) {
+            out->id = make_id(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+int ona__sounds_load(ona__sounds *s, const char *path, const char *who, ona_sound *out) {
+    out->id = s->placeholder.id;
+    uv_mutex_lock(&s->lock);
+    bool known = find_path(s, path, out);
+    uv_mutex_unlock(&s->lock);
+    if (known)
+        return 0;
+    ona__pcm *pcm = NULL;
+    int rc = ona__sound_decode(path, who, &pcm);
+    if (rc)
+        return rc;
+    char *copy = ona__malloc(strlen(path) + 1);
+    if (!copy) {
+        ona__pcm_free(pcm);
+        return ONA_ENOMEM;
+    }
+    strcpy(copy, path);
+    uv_mutex_lock(&s->lock);
+    if (find_path(s, path, out)) { /* another thread loaded it meanwhile */
+        ona__pcm_free(pcm);
+        ona__free(copy);
+    } else if ((rc = insert(s, copy, pcm, out)) != 0) {
+        ona__pcm_free(pcm);
+        ona__free(copy);
+        out->id = s->placeholder.id;
+    }
+    uv_mutex_unlock(&s->lock);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, who, "sound %s: %s (at most %d sounds); playing silence instead",
+                path, ona_strerror(rc), ONA__MAX_SOUNDS);
+    return rc;
+}
+
+bool ona__sounds_valid(ona__sounds *s, ona_sound sound) {
+    return slot_of(s, sound.id) != NULL;
+}
+
+const ona__pcm *ona__sounds_pcm(ona__sounds *s, uint32_t id) {
+    ona__sound *slot = slot_of(s, id);
+    if (!slot)
+        return NULL;
+    uv_mutex_lock(&s->lock);
+    const ona__pcm *pcm = slot->pcm;
+    uv_mutex_unlock(&s->lock);
+    return pcm;
+}
+
+uint32_t ona__sounds_find(ona__sounds *s, const char *path) {
+    ona_sound out = {0};
+    uv_mutex_lock(&s->lock);
+    bool known = find_path(s, path, &out);
+    uv_mutex_unlock(&s->lock);
+    return known ? out.id : 0;
+}
+
+ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm) {
+    ona__sound *slot = slot_of(s, id);
+    if (!slot)
+        return pcm;
+    uv_mutex_lock(&s->lock);
+    ona__pcm *old = slot->pcm;
+    slot->pcm = pcm;
+    uv_mutex_unlock(&s->lock);
+    return old;
+}
+
+/* --- Music ----------------------------------------------------------------------------------- */
+
+#define VORBIS_CHUNK 2048 /* frames decoded at a time */
+
+typedef struct vorbis_stream {
+    ona__stream base;
+    stb_vorbis *vorbis;
+    SDL_AudioStream *convert;
+    bool loop, ended;
+    float chunk[VORBIS_CHUNK * 2];
+} vorbis_stream;
+
+static uint32_t vorbis_read(ona__stream *base, float *out, uint32_t frames) {
+    vorbis_stream *s = (vorbis_stream *)base;
+    int want = (int)(frames * ONA__MIX_CHANNELS * sizeof(float));
+    bool rewound = false; /* a loop that decodes nothing after a rewind has nothing to play */
+    while (SDL_AudioStreamAvailable(s->convert) < want && !s->ended) {
+        int got =
+            stb_vorbis_get_samples_float_interleaved(s->vorbis, 2, s->chunk, VORBIS_CHUNK * 2);
+        if (got > 0) {
+            rewound = false;
+            if (SDL_AudioStreamPut(s->convert, s->chunk, got * 2 * (int)sizeof(float)) != 0)
+                s->ended = true;
+        } else if (s->loop && !rewound) {
+            rewound = true;
+            stb_vorbis_seek_start(s->vorbis);
+        } else {
+            SDL_AudioStreamFlush(s->convert);
+            s->ended = true;
+        }
+    }
+    int got = SDL_AudioStreamGet(s->convert, out, want);
+    return got > 0 ? (uint32_t)got / (ONA__MIX_CHANNELS * sizeof(float)) : 0;
+}
+
+static void vorbis_close(ona__stream *base) {
+    vorbis_stream *s = (vorbis_stream *)base;
+    stb_vorbis_close(s->vorbis);
+    SDL_FreeAudioStream(s->convert);
+    ona__free(s);
+}
+
+typedef struct pcm_stream {
+    ona__stream base;
+    ona__pcm *pcm;
+    uint32_t pos;
+    bool loop;
+} pcm_stream;
+
+static uint32_t pcm_read(ona__stream *base, float *out, uint32_t frames) {
+    pcm_stream *s = (pcm_stream *)base;
+    uint32_t done = 0;
+    while (done < frames && s->pcm->count) {
+        if (s->pos >= s->pcm->count) {
+            if (!s->loop)
+                break;
+            s->pos = 0;
+        }
+        uint32_t n = s->pcm->count - s->pos;
+        if (n > frames - done)
+            n = frames - done;
+        memcpy(out + done * 2, s->pcm->frames + (size_t)s->pos * 2, (size_t)n * 2 * sizeof *out);
+        s->pos += n;
+        done += n;
+    }
+    return done;
+}
+
+static void pcm_close(ona__stream *base) {
+    pcm_stream *s = (pcm_stream *)base;
+    ona__pcm_free(s->pcm);
+    ona__free(s);
+}
+
+ona__stream *ona__music_open(const char *path, bool loop) {
+    FILE *probe = fopen(path, "rb");
+    char magic[4] = {0};
+    size_t n = probe ? fread(magic, 1, 4, probe) : 0;
+    if (probe)
+        fclose(probe);
+    if (!probe) {
+        ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path,
+                errno == ENOENT ? "no such file" : "cannot be read");
+        return NULL;
+    }
+    if (n == 4 && memcmp(magic, "OggS", 4) == 0) {
+        int err = 0;
+        stb_vorbis *v = stb_vorbis_open_filename(path, &err, NULL);
+        if (!v) {
+            ona_log(ONA_LOG_ERROR, "audio",
+                    "music %s: not a readable OGG Vorbis file (stb_vorbis error %d); playing "
+                    "silence instead",
+                    path, err);
+            return NULL;
+        }
+        stb_vorbis_info info = stb_vorbis_get_info(v);
+        vorbis_stream *s = ona__calloc(1, sizeof *s);
+        SDL_AudioStream *c = SDL_NewAudioStream(AUDIO_F32SYS, 2, (int)info.sample_rate,
+                                                AUDIO_F32SYS, ONA__MIX_CHANNELS, ONA__MIX_RATE);
+        if (!s || !c) {
+            ona_log(ONA_LOG_ERROR, "audio", "music %s: cannot stream it (%s)", path,
+                    s ? SDL_GetError() : "out of memory");
+            stb_vorbis_close(v);
+            if (c)
+                SDL_FreeAudioStream(c);
+            ona__free(s);
+            return NULL;
+        }
+        *s = (vorbis_stream){{vorbis_read, vorbis_close}, v, c, loop, false, {0}};
+        return &s->base;
+    }
+    ona__pcm *pcm = NULL;
+    if (ona__sound_decode(path, "audio", &pcm) != 0)
+        return NULL;
+    pcm_stream *s = ona__calloc(1, sizeof *s);
+    if (!s) {
+        ona__pcm_free(pcm);
+        return NULL;
+    }
+    *s = (pcm_stream){{pcm_read, pcm_close}, pcm, 0, loop};
+    return &s->base;
+}

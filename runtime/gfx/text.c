@@ -1,0 +1,801 @@
+/*
+ * text.c: TrueType fonts (stb_truetype), UTF-8 decoding, text layout and the glyph atlas that
+ * text is drawn from through the sprite path (text.h, ona/text.h).
+ *
+ * Design note.
+ * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
+ *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
+ *   goes. Loading takes the registry's mutex; printing takes none. A font is published in
+ *   `fonts[]` with a release store, so a thread that sees a handle sees the whole font.
+ * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
+ *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
+ *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
+ *   publishes them with a release store of `ready`; only then does it rasterise into its cells
+ *   of the page's CPU copy, which no other thread writes (cells are exclusive). Another thread
+ *   that meets the key before `ready` spins for that short while (metrics and one fetch_add, no
+ *   rasterising); after, it pushes sprites with the cell's source rect at once. The page's
+ *   pixels are uploaded by main after the frame's turns (ona__textures_touch marks the page),
+ *   when every worker has synchronised with it, so no glyph is drawn before its pixels are up.
+ * - Atlas: per font, up to MAX_PAGES pages of fixed cells, a cell about half an em wide and a
+ *   line high; a wider glyph claims several adjacent cells of one row with one fetch_add (a claim
+ *   that would cross a row's end is abandoned and claimed again). A page is created by the first
+ *   thread whose cell falls in it (CAS on the page's state; others spin until it is made): the
+ *   only lock on the print path is the texture registry's, once per page in a font's life.
+ * - Determinism: a glyph's bitmap is the same wherever it lands, it sits at its cell's corner
+ *   plus a transparent 1-texel border, and textures are sampled nearest: the picture does not
+ *   depend on which thread rasterised what, or where, whatever the number of threads.
+ * - Layout: lines end at '\n' and, with wrap and a width, at the last space that fits (a word
+ *   longer than the box breaks between characters); pen positions are snapped to whole pixels of
+ *   the font before scaling; kerning comes from the font's kern table or GPOS (stb_truetype).
+ * - The font used when even the default file cannot be read is the built-in 8x8 debug font
+ *   (font.c), scaled to the size: text never disappears for a missing file.
+ */
+#include "text.h"
+
+#include "common.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stb_truetype.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#ifndef ONA_INSTALL_FONT_DIR
+#define ONA_INSTALL_FONT_DIR "/usr/local/share/ona/fonts"
+#endif
+#ifndef ONA_BUILD_FONT_DIR
+#define ONA_BUILD_FONT_DIR "share/ona/fonts"
+#endif
+#define DEFAULT_FONT_FILE "DejaVuSans.ttf"
+#define DEBIAN_FONT_DIR "/usr/share/fonts/truetype/dejavu"
+
+enum {
+    MAX_FILES = 64,
+    MAX_PAGES = 8,
+    TABLE_SIZE = 4096,        /* glyph slots per font (a power of two) */
+    KERN_SIZE = 4096,         /* kerning pairs remembered per font (a power of two) */
+    MAX_GLYPHS = 3072,        /* at most 3/4 full, so probes stay short */
+    MAX_FILE_SIZE = 64 << 20, /* the largest font file read */
+    REPLACEMENT = 0xFFFD,
+};
+
+typedef struct font_file {
+    char *path;
+    uint8_t *data;
+    stbtt_fontinfo info;
+} font_file;
+
+typedef struct glyph {
+    _Atomic uint32_t key;   /* code point + 1; 0: empty */
+    _Atomic uint32_t ready; /* 1 once the fields below are written */
+    int index;              /* the glyph's index in the font (0: the missing-glyph box) */
+    float advance;          /* pixels */
+    int16_t x0, y0;         /* the bitmap's top-left from the pen on the baseline, pixels */
+    uint16_t w, h;          /* the bitmap's size; 0: nothing to draw */
+    uint16_t page, cx, cy;  /* the bitmap's top-left texel in its page */
+} glyph;
+
+typedef struct page {
+    _Atomic uint32_t state; /* PAGE_* */
+    ona_texture texture;
+    uint8_t *alpha; /* side * side coverage bytes */
+} page;
+
+enum { PAGE_NONE = 0, PAGE_MAKING, PAGE_READY, PAGE_FAILED };
+
+typedef struct ona__font {
+    ona_font handle;
+    font_file *file; /* NULL: the built-in debug font */
+    int size;
+    float px; /* stb_truetype's scale: pixels per font unit */
+    float ascent, line_height;
+    int cell_w, cell_h, cols, rows, side;
+    uint32_t cells;               /* per page */
+    _Atomic uint32_t next_cell;   /* cells claimed so far (may pass the end: full) */
+    _Atomic uint32_t glyph_count; /* slots claimed */
+    _Atomic bool full_logged;
+    page pages[MAX_PAGES];
+    glyph table[TABLE_SIZE];
+    /* Kerning pairs met so far, direct-mapped: (pair + 1) << 32 | the kern in font units. Each
+     * entry is one self-contained word, a pure function of its pair, so any thread may write it
+     * and a reader either sees the whole pair or recomputes: no ordering needed. */
+    _Atomic uint64_t kerns[KERN_SIZE];
+} ona__font;
+
+struct ona__fonts {
+    ona__textures *textures;
+    uv_mutex_t lock; /* guards loading: files, font_count */
+    font_file *files[MAX_FILES];
+    uint32_t file_count;
+    _Atomic(ona__font *) fonts[ONA__MAX_FONTS];
+    uint32_t font_count;
+    char default_path[PATH_MAX]; /* found once, under the lock; "" before */
+};
+
+/* --- UTF-8 ---------------------------------------------------------------------------------- */
+
+uint32_t ona__utf8_next(const char *text, size_t length, size_t *i) {
+    const unsigned char *s = (const unsigned char *)text;
+    unsigned char c = s[*i];
+    (*i)++;
+    if (c < 0x80)
+        return c;
+    int need;
+    uint32_t cp;
+    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's valid range */
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        cp = c & 0x0F;
+        if (c == 0xE0)
+            lo = 0xA0; /* overlong */
+        if (c == 0xED)
+            hi = 0x9F; /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        cp = c & 0x07;
+        if (c == 0xF0)
+            lo = 0x90; /* overlong */
+        if (c == 0xF4)
+            hi = 0x8F; /* above U+10FFFF */
+    } else {
+        return REPLACEMENT; /* a continuation byte, C0, C1 or F5..FF */
+    }
+    for (int k = 0; k < need; k++) {
+        if (*i >= length)
+            return REPLACEMENT;
+        unsigned char b = s[*i];
+        if (b < (k == 0 ? lo : 0x80) || b > (k == 0 ? hi : 0xBF))
+            return REPLACEMENT; /* the invalid byte starts the next sequence */
+        cp = (cp << 6) | (b & 0x3F);
+        (*i)++;
+    }
+    return cp;
+}
+
+/* --- Files and fonts ------------------------------------------------------------------------ */
+
+static int read_file(const char *path, uint8_t **out, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno == ENOENT || errno == ENOTDIR ? ONA_ENOENT : ONA_EIO;
+    int rc = 0;
+    uint8_t *data = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+        rc = ONA_EIO;
+    else if (n > MAX_FILE_SIZE)
+        rc = ONA_ELIMIT;
+    else if (!(data = ona__malloc((size_t)n + 1)))
+        rc = ONA_ENOMEM;
+    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
+        rc = ONA_EIO;
+    fclose(f);
+    if (rc) {
+        ona__free(data);
+        return rc;
+    }
+    *out = data;
+    *size = (size_t)n;
+    return 0;
+}
+
+/* Checks that the tables stb_truetype reads lie inside the file, which stbtt_InitFont does not
+ * do for every one: a truncated or forged file must not make it read past the end. */
+static bool tables_inside(const uint8_t *data, size_t size) {
+    if (size < 12)
+        return false;
+    uint32_t count = (uint32_t)data[4] << 8 | data[5];
+    if (12 + (size_t)count * 16 > size)
+        return false;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *rec = data + 12 + i * 16;
+        uint64_t offset = (uint32_t)rec[8] << 24 | (uint32_t)rec[9] << 16 | rec[10] << 8 | rec[11];
+        uint64_t length =
+            (uint32_t)rec[12] << 24 | (uint32_t)rec[13] << 16 | rec[14] << 8 | rec[15];
+        if (offset + length > size)
+            return false;
+    }
+    return true;
+}
+
+/* Finds or reads a file. Called with the lock held. */
+static int get_file(ona__fonts *f, const char *path, font_file **out) {
+    for (uint32_t i = 0; i < f->file_count; i++) {
+        if (strcmp(f->files[i]->path, path) == 0) {
+            *out = f->files[i];
+            return 0;
+        }
+    }
+    if (f->file_count >= MAX_FILES)
+        return ONA_ELIMIT;
+    font_file *file = ona__calloc(1, sizeof *file);
+    char *copy = ona__malloc(strlen(path) + 1);
+    if (!file || !copy) {
+        ona__free(file);
+        ona__free(copy);
+        return ONA_ENOMEM;
+    }
+    strcpy(copy, path);
+    size_t size = 0;
+    int rc = read_file(path, &file->data, &size);
+    if (rc == 0) {
+        int offset = stbtt_GetFontOffsetForIndex(file->data, 0);
+        if (offset != 0 || !tables_inside(file->data, size) ||
+            !stbtt_InitFont(&file->info, file->data, 0))
+            rc = ONA_EFORMAT;
+    }
+    if (rc) {
+        ona__free(file->data);
+        ona__free(file);
+        ona__free(copy);
+        return rc;
+    }
+    file->path = copy;
+    f->files[f->file_count++] = file;
+    *out = file;
+    return 0;
+}
+
+/* Finds DejaVuSans.ttf: $ONA_FONT_DIR; <folder of the binary holding this code>/../share/ona/
+ * fonts (like the shaders, video.c); the install prefix's; the build tree's copy; Debian's
+ * fonts-dejavu-core. Writes the first that exists to `buf`; false (buf: the last tried) if none. */
+static bool find_default(char *buf, size_t size) {
+    char dirs[5][PATH_MAX];
+    int count = 0;
+    const char *env = getenv("ONA_FONT_DIR");
+    if (env && *env)
+        snprintf(dirs[count++], PATH_MAX, "%s", env);
+    union {
+        int (*fn)(ona__textures *, ona__fonts **);
+        void *address;
+    } self = {.fn = ona__fonts_create};
+    Dl_info info;
+    char binary[PATH_MAX];
+    if (dladdr(self.address, &info) && info.dli_fname && realpath(info.dli_fname, binary)) {
+        char *slash = strrchr(binary, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(dirs[count++], PATH_MAX, "%.*s/../share/ona/fonts", PATH_MAX - 32, binary);
+        }
+    }
+    snprintf(dirs[count++], PATH_MAX, "%s", ONA_INSTALL_FONT_DIR);
+    snprintf(dirs[count++], PATH_MAX, "%s", ONA_BUILD_FONT_DIR);
+    snprintf(dirs[count++], PATH_MAX, "%s", DEBIAN_FONT_DIR);
+    for (int i = 0; i < count; i++) {
+        snprintf(buf, size, "%.*s/%s", PATH_MAX - 32, dirs[i], DEFAULT_FONT_FILE);
+        if (access(buf, R_OK) == 0) {
+            ona_log(ONA_LOG_DEBUG, "text", "default font %s", buf);
+            return true;
+        }
+    }
+    return false;
+}
+
+static ona__font *font_of(ona__fonts *f, ona_font font) {
+    if (!f || font.id == 0 || font.id > ONA__MAX_FONTS)
+        return NULL;
+    /* acquire: pairs with the release in make_font; the font's fields are complete. */
+    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_acquire);
+}
+
+/* Makes the font of `file` (NULL: the debug font) at `size`, or finds it. Lock held. */
+static int make_font(ona__fonts *f, font_file *file, int size, ona_font *out) {
+    for (uint32_t i = 0; i < f->font_count; i++) {
+        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed); /* ours */
+        if (ft->file == file && ft->size == size) {
+            *out = ft->handle;
+            return 0;
+        }
+    }
+    if (f->font_count >= ONA__MAX_FONTS)
+        return ONA_ELIMIT;
+    ona__font *ft = ona__calloc(1, sizeof *ft);
+    if (!ft)
+        return ONA_ENOMEM;
+    ft->file = file;
+    ft->size = size;
+    if (file) {
+        int ascent, descent, gap;
+        stbtt_GetFontVMetrics(&file->info, &ascent, &descent, &gap);
+        ft->px = stbtt_ScaleForPixelHeight(&file->info, (float)size);
+        ft->ascent = roundf((float)ascent * ft->px);
+        ft->line_height = roundf((float)(ascent - descent + gap) * ft->px);
+        ft->cell_w = (int)ceilf((float)size * 0.5f) + 2;
+        ft->cell_h = (int)ceilf((float)(ascent - descent) * ft->px) + 3;
+    } else {
+        ft->px = (float)size / ONA__FONT_GLYPH;
+        ft->ascent = (float)size;
+        ft->line_height = (float)size;
+    }
+    if (ft->line_height < 1)
+        ft->line_height = 1;
+    if (file) {
+        /* The smallest square page (256..4096 a side) holding 256 cells. */
+        ft->side = 256;
+        while (ft->side < 4096 && (ft->side / ft->cell_w) * (ft->side / ft->cell_h) < 256)
+            ft->side *= 2;
+        ft->cols = ft->side / ft->cell_w;
+        ft->rows = ft->side / ft->cell_h;
+        ft->cells = (uint32_t)(ft->cols * ft->rows);
+    }
+    atomic_init(&ft->next_cell, 0);
+    atomic_init(&ft->glyph_count, 0);
+    atomic_init(&ft->full_logged, false);
+    for (int i = 0; i < MAX_PAGES; i++)
+        atomic_init(&ft->pages[i].state, PAGE_NONE);
+    for (int i = 0; i < TABLE_SIZE; i++) {
+        atomic_init(&ft->table[i].key, 0);
+        atomic_init(&ft->table[i].ready, 0);
+    }
+    for (int i = 0; i < KERN_SIZE; i++)
+        atomic_init(&ft->kerns[i], 0);
+    ft->handle.id = f->font_count + 1;
+    /* release: a thread that reads this pointer sees the font's fields. */
+    atomic_store_explicit(&f->fonts[f->font_count], ft, memory_order_release);
+    f->font_count++;
+    *out = ft->handle;
+    return 0;
+}
+
+int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
+    ona__fonts *f = ona__calloc(1, sizeof *f);
+    if (!f)
+        return ONA_ENOMEM;
+    if (uv_mutex_init(&f->lock)) {
+        ona__free(f);
+        return ONA_ENOMEM;
+    }
+    f->textures = textures;
+    for (int i = 0; i < ONA__MAX_FONTS; i++)
+        atomic_init(&f->fonts[i], NULL);
+    *out = f;
+    return 0;
+}
+
+void ona__fonts_destroy(ona__fonts *f) {
+    if (!f)
+        return;
+    for (uint32_t i = 0; i < f->font_count; i++) {
+        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed); /* main, last */
+        for (int p = 0; p < MAX_PAGES; p++)
+            ona__free(ft->pages[p].alpha);
+        ona__free(ft);
+    }
+    for (uint32_t i = 0; i < f->file_count; i++) {
+        ona__free(f->files[i]->data);
+        ona__free(f->files[i]->path);
+        ona__free(f->files[i]);
+    }
+    uv_mutex_destroy(&f->lock);
+    ona__free(f);
+}
+
+static const char *file_error(int rc) {
+    switch (rc) {
+    case ONA_ENOENT:
+        return "no such file";
+    case ONA_EFORMAT:
+        return "not a TrueType font";
+    case ONA_ELIMIT:
+        return "too large, or too many font files";
+    default:
+        return ona_strerror(rc);
+    }
+}
+
+int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, ona_font *out) {
+    if (out)
+        out->id = 0;
+    if (!f || !out || size < 1 || size > ONA_FONT_MAX_SIZE)
+        return ONA_EINVAL;
+    uv_mutex_lock(&f->lock);
+    if (!f->default_path[0] && !find_default(f->default_path, sizeof f->default_path))
+        ona_log(ONA_LOG_ERROR, who,
+                "default font %s not found (install fonts-dejavu-core or set ONA_FONT_DIR); "
+                "text uses the built-in 8x8 font instead",
+                DEFAULT_FONT_FILE);
+    font_file *file = NULL;
+    int rc = get_file(f, path ? path : f->default_path, &file);
+    if (rc) {
+        int fallback = path ? get_file(f, f->default_path, &file) : rc;
+        if (fallback)
+            file = NULL;
+        ona_log(ONA_LOG_ERROR, who, "font %s: %s; using %s instead", path ? path : f->default_path,
+                file_error(rc), file ? "the default font" : "the built-in 8x8 font");
+    }
+    int made = make_font(f, file, size, out);
+    uv_mutex_unlock(&f->lock);
+    if (made)
+        ona_log(ONA_LOG_ERROR, who, "font %s at %d px: %s (at most %d fonts)",
+                path ? path : "(default)", size, ona_strerror(made), ONA__MAX_FONTS);
+    return rc ? rc : made;
+}
+
+float ona__text_line_height(ona__fonts *f, ona_font font) {
+    ona__font *ft = font_of(f, font);
+    return ft ? ft->line_height : 0;
+}
+
+/* --- The glyph cache --------------------------------------------------------------------------*/
+
+static void spin(void) {
+    sched_yield();
+}
+
+/* The page `p` of a font, made by the first thread that needs it; NULL when it cannot be. */
+static page *get_page(ona__fonts *f, ona__font *ft, uint32_t p) {
+    page *pg = &ft->pages[p];
+    uint32_t state = PAGE_NONE;
+    /* acq_rel on success: we own making it; acquire on failure: see a made page's fields. */
+    if (atomic_compare_exchange_strong_explicit(&pg->state, &state, PAGE_MAKING,
+                                                memory_order_acq_rel, memory_order_acquire)) {
+        pg->alpha = ona__calloc((size_t)ft->side * (size_t)ft->side, 1);
+        int rc = pg->alpha ? ona__textures_create_alpha(f->textures, ft->side, ft->side, pg->alpha,
+                                                        &pg->texture)
+                           : ONA_ENOMEM;
+        if (rc) {
+            ona_log(ONA_LOG_ERROR, "text", "glyph atlas page for a %d px font: %s", ft->size,
+                    ona_strerror(rc));
+            ona__free(pg->alpha);
+            pg->alpha = NULL;
+        }
+        state = rc ? PAGE_FAILED : PAGE_READY;
+        /* release: threads that see READY see alpha and texture. */
+        atomic_store_explicit(&pg->state, state, memory_order_release);
+    }
+    while (state == PAGE_MAKING) {
+        spin();
+        /* acquire: pairs with the release above. */
+        state = atomic_load_explicit(&pg->state, memory_order_acquire);
+    }
+    return state == PAGE_READY ? pg : NULL;
+}
+
+static void log_full(ona__font *ft) {
+    /* relaxed: only says whether this message was written already. */
+    if (!atomic_exchange_explicit(&ft->full_logged, true, memory_order_relaxed))
+        ona_log(ONA_LOG_WARN, "text",
+                "the glyph atlas of a %d px font is full: new characters are not drawn", ft->size);
+}
+
+/* Claims `k` adjacent cells of one row: false when the atlas is full. */
+static bool claim_cells(ona__font *ft, uint32_t k, uint32_t *page_out, uint32_t *col,
+                        uint32_t *row) {
+    uint32_t total = ft->cells * MAX_PAGES;
+    for (;;) {
+        /* relaxed: the counter only hands out distinct cells; nothing is published by it. */
+        uint32_t n = atomic_fetch_add_explicit(&ft->next_cell, k, memory_order_relaxed);
+        if (n >= total || n + k > total)
+            return false;
+        uint32_t in_page = n % ft->cells;
+        uint32_t c = in_page % (uint32_t)ft->cols;
+        if (c + k > (uint32_t)ft->cols)
+            continue; /* would cross the row's end: these cells stay unused */
+        *page_out = n / ft->cells;
+        *col = c;
+        *row = in_page / (uint32_t)ft->cols;
+        return true;
+    }
+}
+
+/* Fills a claimed slot, publishes it, then rasterises the bitmap into its cells. */
+static void make_glyph(ona__fonts *f, ona__font *ft, glyph *g, uint32_t cp) {
+    const stbtt_fontinfo *info = &ft->file->info;
+    g->index = stbtt_FindGlyphIndex(info, (int)cp);
+    int advance, lsb, x0, y0, x1, y1;
+    stbtt_GetGlyphHMetrics(info, g->index, &advance, &lsb);
+    g->advance = (float)advance * ft->px;
+    stbtt_GetGlyphBitmapBox(info, g->index, ft->px, ft->px, &x0, &y0, &x1, &y1);
+    int w = x1 - x0, h = y1 - y0;
+    page *pg = NULL;
+    g->w = g->h = 0;
+    if (w > 0 && h > 0) {
+        /* A glyph taller than the line (rare) is cut to the cell; one wider than a page's row
+         * to the row. */
+        h = ONA_MIN(h, ft->cell_h - 2);
+        uint32_t k = (uint32_t)((w + 2 + ft->cell_w - 1) / ft->cell_w);
+        if (k > (uint32_t)ft->cols) {
+            k = (uint32_t)ft->cols;
+            w = ft->cols * ft->cell_w - 2;
+        }
+        uint32_t p, col, row;
+        if (!claim_cells(ft, k, &p, &col, &row))
+            log_full(ft);
+        else if ((pg = get_page(f, ft, p)) != NULL) {
+            g->page = (uint16_t)p;
+            g->cx = (uint16_t)(col * (uint32_t)ft->cell_w + 1);
+            g->cy = (uint16_t)(row * (uint32_t)ft->cell_h + 1);
+            g->w = (uint16_t)w;
+            g->h = (uint16_t)h;
+            g->x0 = (int16_t)x0;
+            g->y0 = (int16_t)y0;
+        }
+    }
+    /* release: a thread that sees ready reads the fields above. The bitmap below is read only
+     * by main after the frame, which synchronises with this thread. */
+    atomic_store_explicit(&g->ready, 1, memory_order_release);
+    if (pg && g->w) {
+        uint8_t *dst = pg->alpha + (size_t)g->cy * (size_t)ft->side + g->cx;
+        stbtt_MakeGlyphBitmap(info, dst, g->w, g->h, ft->side, ft->px, ft->px, g->index);
+        ona__textures_touch(f->textures, pg->texture);
+    }
+}
+
+static uint32_t hash(uint32_t cp) {
+    return (cp * 2654435761u) >> 20; /* Knuth's multiplicative hash, top 12 bits */
+}
+
+/* The glyph of `cp`, made on first use when `make`; NULL when not cached (and not made). */
+static const glyph *get_glyph(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
+    uint32_t key = cp + 1;
+    for (uint32_t probe = 0, h = hash(cp); probe < TABLE_SIZE; probe++) {
+        glyph *g = &ft->table[(h + probe) & (TABLE_SIZE - 1)];
+        /* acquire: pairs with the CAS below (the key is only ever set once). */
+        uint32_t k = atomic_load_explicit(&g->key, memory_order_acquire);
+        if (k == 0) {
+            /* relaxed: a bound on the table's load, not a publication. */
+            if (!make ||
+                atomic_load_explicit(&ft->glyph_count, memory_order_relaxed) >= MAX_GLYPHS) {
+                if (make)
+                    log_full(ft);
+                return NULL;
+            }
+            uint32_t expected = 0;
+            /* acq_rel: the winner owns the slot; a loser reads the key that won. */
+            if (atomic_compare_exchange_strong_explicit(
+                    &g->key, &expected, key, memory_order_acq_rel, memory_order_acquire)) {
+                atomic_fetch_add_explicit(&ft->glyph_count, 1, memory_order_relaxed);
+                make_glyph(f, ft, g, cp);
+                return g;
+            }
+            k = expected;
+        }
+        if (k == key) {
+            /* acquire: pairs with make_glyph's release; the wait is the maker's metrics only. */
+            while (!atomic_load_explicit(&g->ready, memory_order_acquire)) {
+                if (!make)
+                    return NULL;
+                spin();
+            }
+            return g;
+        }
+    }
+    return NULL;
+}
+
+/* What layout needs of one character. */
+typedef struct metrics {
+    float advance;  /* pixels at scale 1 */
+    int index;      /* glyph index, for kerning; -1 without a font file */
+    const glyph *g; /* NULL: measured without the cache */
+} metrics;
+
+static metrics measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
+    metrics m = {.index = -1};
+    if (!ft->file) {
+        m.advance = (float)ft->size;
+        return m;
+    }
+    m.g = get_glyph(f, ft, cp, make);
+    if (m.g) {
+        m.advance = m.g->advance;
+        m.index = m.g->index;
+        return m;
+    }
+    m.index = stbtt_FindGlyphIndex(&ft->file->info, (int)cp);
+    int advance, lsb;
+    stbtt_GetGlyphHMetrics(&ft->file->info, m.index, &advance, &lsb);
+    m.advance = (float)advance * ft->px;
+    return m;
+}
+
+/* The kerning between two glyphs in pixels, remembered in `kerns` (stb_truetype walks the GPOS
+ * tables for each pair, the costliest step of printing otherwise). */
+static float kern(ona__font *ft, int prev, int index) {
+    if (prev < 0 || index < 0 || (!ft->file->info.kern && !ft->file->info.gpos))
+        return 0;
+    uint32_t pair = ((uint32_t)prev << 16 | ((uint32_t)index & 0xFFFFu)) + 1;
+    _Atomic uint64_t *slot = &ft->kerns[(pair * 2654435761u) >> 20 & (KERN_SIZE - 1)];
+    /* relaxed: the entry is self-contained (see ona__font.kerns). */
+    uint64_t entry = atomic_load_explicit(slot, memory_order_relaxed);
+    int32_t units;
+    if ((uint32_t)(entry >> 32) == pair && prev < 0x10000 && index < 0x10000) {
+        units = (int32_t)(uint32_t)entry;
+    } else {
+        units = stbtt_GetGlyphKernAdvance(&ft->file->info, prev, index);
+        atomic_store_explicit(slot, (uint64_t)pair << 32 | (uint32_t)units, memory_order_relaxed);
+    }
+    return (float)units * ft->px;
+}
+
+/* --- Layout ----------------------------------------------------------------------------------*/
+
+const char *ona__text_check_desc(const ona_text_desc *d) {
+    if (!d)
+        return NULL;
+    if (d->align != ONA_ALIGN_LEFT && d->align != ONA_ALIGN_CENTER && d->align != ONA_ALIGN_RIGHT)
+        return "align must be left, center or right";
+    if (!isfinite(d->width) || d->width < 0 || d->width > 1e7f)
+        return "width must be a number from 0 to 1e7";
+    if (!isfinite(d->scale) || d->scale < 0 || d->scale > 1000)
+        return "scale must be a number from 0 (meaning 1) to 1000";
+    return NULL;
+}
+
+/* One laid-out line: bytes [start, end) drawn, then `next` starts the following line. */
+typedef struct line {
+    size_t start, end, next;
+    float width; /* pixels at scale 1, pen positions snapped */
+} line;
+
+/* Finds the line starting at `start`. `limit`: the box's width in font pixels, 0 for none. */
+static line next_line(ona__fonts *f, ona__font *ft, const char *text, size_t length, size_t start,
+                      float limit, bool make) {
+    line ln = {.start = start, .end = length, .next = length};
+    float pen = 0;
+    int prev = -1;
+    bool any = false;
+    size_t space = SIZE_MAX; /* the last space's byte offset in this line */
+    float space_width = 0;   /* the line's width before it */
+    for (size_t i = start; i < length;) {
+        size_t at = i;
+        uint32_t cp = ona__utf8_next(text, length, &i);
+        if (cp == '\n') {
+            ln.end = at;
+            ln.next = i;
+            ln.width = pen;
+            return ln;
+        }
+        metrics m = measure_cp(f, ft, cp, make);
+        float x = pen + (ft->file ? kern(ft, prev, m.index) : 0);
+        float after = roundf(x) + m.advance;
+        if (limit > 0 && any && after > limit + 0.01f && cp != ' ') {
+            if (space != SIZE_MAX) {
+                ln.end = space;
+                ln.next = space + 1;
+                ln.width = space_width;
+            } else {
+                ln.end = at;
+                ln.next = at;
+                ln.width = pen;
+            }
+            return ln;
+        }
+        if (cp == ' ') {
+            space = at;
+            space_width = pen;
+        }
+        pen = after;
+        prev = m.index;
+        any = true;
+    }
+    ln.width = pen;
+    return ln;
+}
+
+typedef struct emitter {
+    ona__text_emit emit;
+    void *user;
+    uint32_t texture;
+    uint32_t count;
+    int rc;
+    ona_sprite sprites[256];
+} emitter;
+
+static void flush(emitter *e) {
+    if (e->count && e->rc == 0)
+        e->rc = e->emit(e->user, e->texture, e->sprites, e->count);
+    e->count = 0;
+}
+
+static void push(emitter *e, uint32_t texture, const ona_sprite *s) {
+    if (e->count && (texture != e->texture || e->count == ONA_ARRAY_COUNT(e->sprites)))
+        flush(e);
+    e->texture = texture;
+    e->sprites[e->count++] = *s;
+}
+
+/* Walks the lines of `text`; with `e`, draws them (making glyphs), else only measures. */
+static int layout(ona__fonts *f, ona__font *ft, const char *text, size_t length, float x, float y,
+                  const ona_text_desc *desc, emitter *e, float *width, float *height) {
+    ona_text_desc d = desc ? *desc : (ona_text_desc){0};
+    float scale = d.scale > 0 ? d.scale : 1;
+    float limit = d.wrap && d.width > 0 ? d.width / scale : 0;
+    uint32_t tint = d.tint ? d.tint : 0xFFFFFFFFu;
+    float widest = 0;
+    uint32_t lines = 0;
+    size_t start = 0;
+    bool make = e != NULL;
+    uint32_t debug_font = f->textures->font.id;
+    while (start < length) {
+        line ln = next_line(f, ft, text, length, start, limit, make);
+        lines++;
+        widest = ONA_MAX(widest, ln.width);
+        if (e) {
+            float w = ln.width * scale;
+            float left = x;
+            if (d.align == ONA_ALIGN_CENTER)
+                left = d.width > 0 ? x + (d.width - w) / 2 : x - w / 2;
+            else if (d.align == ONA_ALIGN_RIGHT)
+                left = d.width > 0 ? x + d.width - w : x - w;
+            left = roundf(left);
+            float top = y + (float)(lines - 1) * ft->line_height * scale;
+            float pen = 0;
+            int prev = -1;
+            for (size_t i = ln.start; i < ln.end;) {
+                uint32_t cp = ona__utf8_next(text, ln.end, &i);
+                metrics m = measure_cp(f, ft, cp, true);
+                ona_sprite s = {.tint = tint};
+                if (!ft->file) {
+                    if (cp != ' ') {
+                        s.x = left + pen * scale;
+                        s.y = top;
+                        s.scale_x = s.scale_y = scale * ft->px;
+                        ona__font_glyph(cp < 128 ? (unsigned char)cp : '?', &s.src_x, &s.src_y);
+                        s.src_w = s.src_h = ONA__FONT_GLYPH;
+                        push(e, debug_font, &s);
+                    }
+                    pen += m.advance;
+                    continue;
+                }
+                float at = roundf(pen + kern(ft, prev, m.index));
+                const glyph *g = m.g;
+                if (g && g->w) {
+                    s.x = left + (at + g->x0) * scale;
+                    s.y = top + (ft->ascent + g->y0) * scale;
+                    s.scale_x = s.scale_y = scale;
+                    s.src_x = g->cx;
+                    s.src_y = g->cy;
+                    s.src_w = g->w;
+                    s.src_h = g->h;
+                    /* acquire: pairs with get_page's release (the page's texture). */
+                    const page *pg = &ft->pages[g->page];
+                    if (atomic_load_explicit(&pg->state, memory_order_acquire) == PAGE_READY)
+                        push(e, pg->texture.id, &s);
+                }
+                pen = at + m.advance;
+                prev = m.index;
+            }
+        }
+        bool newline = ln.next > ln.end && text[ln.end] == '\n';
+        start = ln.next;
+        if (start >= length && newline)
+            lines++; /* the text ends with '\n': an empty last line */
+    }
+    if (e)
+        flush(e);
+    if (width)
+        *width = widest * scale;
+    if (height)
+        *height = (float)lines * ft->line_height * scale;
+    return e ? e->rc : 0;
+}
+
+int ona__text_print(ona__fonts *f, ona_font font, const char *text, size_t length, float x, float y,
+                    const ona_text_desc *desc, ona__text_emit emit, void *user) {
+    ona__font *ft = font_of(f, font);
+    if (!ft)
+        return ONA_ESTALE;
+    if (!emit || (!text && length) || ona__text_check_desc(desc) || !isfinite(x) || !isfinite(y))
+        return ONA_EINVAL;
+    emitter e = {.emit = emit, .user = user};
+    return layout(f, ft, text, length, x, y, desc, &e, NULL, NULL);
+}
+
+int ona__text_measure(ona__fonts *f, ona_font font, const char *text, size_t length,
+                      const ona_text_desc *desc, float *width, float *height) {
+    ona__font *ft = font_of(f, font);
+    if (!ft)
+        return ONA_ESTALE;
+    if ((!text && length) || ona__text_check_desc(desc))
+        return ONA_EINVAL;
+    return layout(f, ft, text, length, 0, 0, desc, NULL, width, height);
+}

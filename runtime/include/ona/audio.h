@@ -1,0 +1,95 @@
+/*
+ * ona/audio.h: sounds, voices, groups and music (issue 10, part 1: audio).
+ *
+ * Systems play sounds the way they draw: a call appends a command to the audio queue of the
+ * thread running the system's turn (no lock); after the frame's turns the main thread merges the
+ * queues in a fixed order (system spawn order, then submission order) and hands the list to the
+ * mixer, which runs on SDL's audio thread. So the mix depends only on what the systems asked
+ * for, never on how many threads ran the frame; a sound starts at most one frame plus the
+ * device's buffer (1024 frames at 48 kHz, ~21 ms) after the call.
+ *
+ * The device opens at the first frame that has an audio command. Without one (no sound card, a
+ * server, ona_runtime_desc.no_audio, `ona --no-audio`) everything below still works and returns
+ * the same handles, and nothing is heard; the runtime logs once why. SDL chooses the driver
+ * (SDL_AUDIODRIVER=dummy runs silent, =disk records the mix to SDL_DISKAUDIOFILE).
+ *
+ * Handles: an ona_sound is a generation-checked id (0 is invalid); an ona_voice is
+ * (the system's registry slot << 32 | that slot's play counter), below 2^53 so a Lua number holds
+ * it exactly, and the same numbers on 1 or N threads. Stopping a finished or stale voice does
+ * nothing.
+ */
+#ifndef ONA_AUDIO_H
+#define ONA_AUDIO_H
+
+#include "ona/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A decoded sound (WAV or OGG, converted once to the mixer's format). 0 is invalid. */
+typedef struct ona_sound {
+    uint32_t id;
+} ona_sound;
+
+/* A playing (or finished) instance of a sound. 0 is invalid. */
+typedef struct ona_voice {
+    uint64_t id;
+} ona_voice;
+
+/* The most voices that play at once; plays past it are dropped (the newest, in merge order). */
+#define ONA_AUDIO_MAX_VOICES 256
+/* The most named groups (besides "master", which scales every voice and the music). */
+#define ONA_AUDIO_MAX_GROUPS 15
+/* The longest group name in bytes. */
+#define ONA_AUDIO_MAX_GROUP_NAME 31
+
+/* How a voice plays. Every 0 means the default. */
+typedef struct ona_play_desc {
+    float volume;      /* 0 = 1 (as recorded); at most 16 */
+    float pan;         /* -1 left .. 0 centre .. 1 right: the far side is scaled by 1 - |pan| */
+    float pitch;       /* playback rate: 0 = 1; 2 = an octave up (and twice as fast); 1/16..16 */
+    bool loop;         /* play until stopped */
+    const char *group; /* NULL = none (only "master" scales it); else a group's name */
+} ona_play_desc;
+
+/* How music starts or stops. Every 0 means the default. */
+typedef struct ona_music_desc {
+    float volume; /* 0 = 1; at most 16 */
+    float fade;   /* seconds to fade in (the old music fades out meanwhile); 0 = at once */
+    bool loop;    /* play again from the start at the end (default: once) */
+} ona_music_desc;
+
+/* Loads a WAV or OGG sound (path absolute or under a script root) and converts it to the mixer's
+ * format, once per path: the same path gives the same handle. With hot_reload, a changed file is
+ * decoded again under the same handle at the next frame boundary. Any thread. Errors: ONA_EINVAL
+ * (NULLs), ONA_ENOENT (no such file), ONA_EFORMAT (not a readable WAV/OGG), ONA_ELIMIT (over 10
+ * minutes long, or 1024 sounds loaded), ONA_ENOMEM; on each of these the file's name is logged
+ * and *out is still a silent placeholder sound that can be played (rt and out given). */
+ONA_API int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out);
+
+/* Inside a native system's callback, on the thread running it (see ona/runtime.h): */
+
+/* Plays `sound` (desc may be NULL: the defaults) and writes the new voice's handle to *out
+ * (optional). The voice starts when this frame's commands reach the mixer. Errors: ONA_EINVAL
+ * (NULL ctx, a desc field out of range, a group name too long), ONA_ESTALE (not a sound handle),
+ * ONA_ELIMIT (more than ONA_AUDIO_MAX_GROUPS group names), ONA_ENOMEM. */
+ONA_API int ona_ctx_audio_play(ona_ctx *ctx, ona_sound sound, const ona_play_desc *desc,
+                               ona_voice *out);
+/* Stops a voice; a finished or stale one is ignored. Errors: ONA_EINVAL, ONA_ENOMEM. */
+ONA_API int ona_ctx_audio_stop(ona_ctx *ctx, ona_voice voice);
+/* Sets a group's volume (0..16; "master" scales everything, "music" the music). Errors:
+ * ONA_EINVAL (NULLs, volume out of range, name too long), ONA_ELIMIT, ONA_ENOMEM. */
+ONA_API int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume);
+/* Starts music streamed from `path` (an OGG, decoded in chunks as it plays; a WAV is loaded
+ * whole), replacing the music playing; path NULL stops the music (fading out over desc->fade).
+ * The file is opened by the main thread when the frame's commands are merged: a missing or
+ * unreadable file is logged there, by name, and the music is silent. Errors: ONA_EINVAL (NULL
+ * ctx, a desc field out of range), ONA_ENOMEM. */
+ONA_API int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONA_AUDIO_H */
