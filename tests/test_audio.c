@@ -389,6 +389,22 @@ START_TEST(test_audio_decode_wav_and_ogg) {
     ck_assert_msg(p->count >= 4790 && p->count <= 4810, "24 kHz resampled: %u", p->count);
     ck_assert_msg(fabsf(p->frames[1000 * 2] + 0.25f) < 1e-3f, "%f", p->frames[1000 * 2]);
     ona__pcm_free(p);
+    /* CD rate, mono: what the invaders' sounds are; loaded in a runtime that never opens a
+     * device (no_audio), where SDL's own converters do not exist. */
+    write_wav(game_path("cd.wav"), 44100, 1, 44100, 8192);
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime *rt;
+    ck_assert_int_eq(
+        ona_runtime_create(
+            &(ona_runtime_desc){.threads = 1, .script_roots = roots, .no_audio = true}, &rt),
+        0);
+    ona_sound cd;
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "cd.wav", &cd), 0);
+    ona_runtime_destroy(rt);
+    ck_assert_int_eq(ona__sound_decode(game_path("cd.wav"), "test", &p), 0);
+    ck_assert_uint_eq(p->count, 48000);
+    ck_assert(p->frames[2 * 24000] == 0.25f && p->frames[2 * 24000 + 1] == 0.25f);
+    ona__pcm_free(p);
     /* 0.25 s of a 440 Hz sine at 22050 Hz: about 12000 frames at 48 kHz, and loud */
     ck_assert_int_eq(ona__sound_decode(ONA_SOURCE_DIR "/tests/audio/tone.ogg", "test", &p), 0);
     ck_assert_msg(p->count > 11000 && p->count < 13000, "ogg frames: %u", p->count);

@@ -108,53 +108,112 @@ static int read_file(const char *path, uint8_t **out, size_t *size) {
     return 0;
 }
 
-/* Converts `bytes` of audio in (format, channels, rate) into a new pcm. */
+/* One sample of a frame as a float in -1..1. Formats are SDL's (SDL_LoadWAV gives any of them;
+ * stb_vorbis gives AUDIO_F32SYS). Only SDL's byte-order macros are used: no converter of SDL's,
+ * which exist only while its audio subsystem is initialised, and sounds load before any device
+ * opens (or where none ever does). */
+static float sample_at(SDL_AudioFormat format, const uint8_t *p) {
+    uint16_t u16;
+    uint32_t u32;
+    float f;
+    switch (format) {
+    case AUDIO_U8:
+        return ((int)p[0] - 128) / 128.0f;
+    case AUDIO_S8:
+        return (float)(int8_t)p[0] / 128.0f;
+    case AUDIO_S16LSB:
+    case AUDIO_S16MSB:
+        memcpy(&u16, p, 2);
+        u16 = format == AUDIO_S16LSB ? SDL_SwapLE16(u16) : SDL_SwapBE16(u16);
+        return (float)(int16_t)u16 / 32768.0f;
+    case AUDIO_U16LSB:
+    case AUDIO_U16MSB:
+        memcpy(&u16, p, 2);
+        u16 = format == AUDIO_U16LSB ? SDL_SwapLE16(u16) : SDL_SwapBE16(u16);
+        return ((int)u16 - 32768) / 32768.0f;
+    case AUDIO_S32LSB:
+    case AUDIO_S32MSB:
+        memcpy(&u32, p, 4);
+        u32 = format == AUDIO_S32LSB ? SDL_SwapLE32(u32) : SDL_SwapBE32(u32);
+        return (float)((double)(int32_t)u32 / 2147483648.0);
+    case AUDIO_F32LSB:
+    case AUDIO_F32MSB:
+        memcpy(&u32, p, 4);
+        u32 = format == AUDIO_F32LSB ? SDL_SwapLE32(u32) : SDL_SwapBE32(u32);
+        memcpy(&f, &u32, 4);
+        return f == f ? (f < -1 ? -1 : (f > 1 ? 1 : f)) : 0; /* NaN and overs clamped */
+    default:
+        return 0;
+    }
+}
+
+static bool known_format(SDL_AudioFormat format) {
+    switch (format) {
+    case AUDIO_U8:
+    case AUDIO_S8:
+    case AUDIO_S16LSB:
+    case AUDIO_S16MSB:
+    case AUDIO_U16LSB:
+    case AUDIO_U16MSB:
+    case AUDIO_S32LSB:
+    case AUDIO_S32MSB:
+    case AUDIO_F32LSB:
+    case AUDIO_F32MSB:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Converts `bytes` of audio in (format, channels, rate) into a new pcm in the mixer's format
+ * (ONA__MIX_RATE, stereo float): mono goes to both sides, a third channel and up are dropped,
+ * and the rate is changed by linear interpolation (the same arithmetic everywhere, so a sound
+ * decodes to the same samples on every machine). */
 static int convert(const char *path, const char *who, SDL_AudioFormat format, int channels,
                    int rate, const void *data, size_t bytes, ona__pcm **out) {
-    int frame_bytes = (int)SDL_AUDIO_BITSIZE(format) / 8 * channels;
-    if (channels < 1 || channels > 8 || rate < 1000 || rate > 384000 || frame_bytes <= 0) {
+    _Static_assert(ONA__MIX_CHANNELS == 2, "the converter writes stereo");
+    int sample_bytes = (int)SDL_AUDIO_BITSIZE(format) / 8;
+    int frame_bytes = sample_bytes * channels;
+    if (!known_format(format) || channels < 1 || channels > 8 || rate < 1000 || rate > 384000 ||
+        frame_bytes <= 0) {
         ona_log(ONA_LOG_ERROR, who, "sound %s: unsupported format (%d channels at %d Hz)", path,
                 channels, rate);
         return ONA_EFORMAT;
     }
     uint64_t in_frames = bytes / (size_t)frame_bytes;
-    uint64_t out_frames = in_frames * ONA__MIX_RATE / (uint64_t)rate + 1;
+    uint64_t out_frames = in_frames * ONA__MIX_RATE / (uint64_t)rate;
+    if (in_frames && !out_frames)
+        out_frames = 1;
     if (out_frames > ONA__MAX_SOUND_FRAMES) {
         ona_log(ONA_LOG_ERROR, who,
                 "sound %s: longer than 10 minutes; not loaded (stream it as music instead)", path);
         return ONA_ELIMIT;
     }
-    SDL_AudioCVT cvt;
-    if (SDL_BuildAudioCVT(&cvt, format, (Uint8)channels, rate, AUDIO_F32SYS, ONA__MIX_CHANNELS,
-                          ONA__MIX_RATE) < 0) {
-        ona_log(ONA_LOG_ERROR, who, "sound %s: cannot convert (%s)", path, SDL_GetError());
-        return ONA_EFORMAT;
-    }
-    size_t in_bytes = (size_t)in_frames * (size_t)frame_bytes;
-    size_t cap = in_bytes * (size_t)(cvt.len_mult > 0 ? cvt.len_mult : 1);
-    uint8_t *buf = ona__malloc(cap + 64);
+    float *frames = ona__malloc((size_t)(out_frames ? out_frames : 1) * 2 * sizeof(float));
     ona__pcm *pcm = ona__calloc(1, sizeof *pcm);
-    if (!buf || !pcm) {
-        ona__free(buf);
+    if (!frames || !pcm) {
+        ona__free(frames);
         ona__free(pcm);
         return ONA_ENOMEM;
     }
-    if (in_bytes)
-        memcpy(buf, data, in_bytes);
-    size_t result = in_bytes;
-    if (cvt.needed && in_bytes) {
-        cvt.buf = buf;
-        cvt.len = (int)in_bytes;
-        if (SDL_ConvertAudio(&cvt) != 0) {
-            ona_log(ONA_LOG_ERROR, who, "sound %s: cannot convert (%s)", path, SDL_GetError());
-            ona__free(buf);
-            ona__free(pcm);
-            return ONA_EFORMAT;
-        }
-        result = (size_t)cvt.len_cvt;
+    const uint8_t *in = data;
+    int right = channels > 1 ? sample_bytes : 0; /* mono: the one channel on both sides */
+    double step = (double)rate / ONA__MIX_RATE;
+    for (uint64_t j = 0; j < out_frames; j++) {
+        double pos = (double)j * step;
+        uint64_t i = (uint64_t)pos;
+        if (i >= in_frames)
+            i = in_frames - 1;
+        uint64_t next = i + 1 < in_frames ? i + 1 : i;
+        float t = (float)(pos - (double)i);
+        const uint8_t *a = in + i * (uint64_t)frame_bytes, *b = in + next * (uint64_t)frame_bytes;
+        float al = sample_at(format, a), ar = sample_at(format, a + right);
+        float bl = sample_at(format, b), br = sample_at(format, b + right);
+        frames[j * 2] = al + (bl - al) * t;
+        frames[j * 2 + 1] = ar + (br - ar) * t;
     }
-    pcm->frames = (float *)buf;
-    pcm->count = (uint32_t)(result / (ONA__MIX_CHANNELS * sizeof(float)));
+    pcm->frames = frames;
+    pcm->count = (uint32_t)out_frames;
     *out = pcm;
     return 0;
 }
