@@ -5,7 +5,8 @@
  * ("score", score, frame) from the score system and ("mode", mode, wave, lives, frame) from the
  * game system. Checks that the game plays without an error, scores, replays exactly from the
  * same seed and input (on 1 and 2 threads), ends and restarts, plays itself with autoplay=1,
- * quits on escape, and draws.
+ * quits on escape, draws, and saves a new high score where the next game loads it. Saves go to a
+ * scratch folder (never the user's), and sound to SDL's dummy driver.
  */
 #include "test_support.h"
 
@@ -17,19 +18,27 @@
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/samples/invaders", NULL};
 
+static char save_dir[64];
+
 static void setup(void) {
     capture_logs_begin();
+    setenv("SDL_AUDIODRIVER", "dummy", 1);
+    snprintf(save_dir, sizeof save_dir, "/tmp/ona-invaders-saves-%ld", (long)getpid());
 }
 
 static void teardown(void) {
     capture_logs_end();
     collector_free();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", save_dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 
 static ona_runtime *make_runtime(uint32_t threads, ona_video video, int width, int height) {
     ona_runtime_desc desc = {.threads = threads,
                              .script_roots = roots,
                              .video = video,
+                             .save_dir = save_dir,
                              .window = {.width = width, .height = height}};
     ona_runtime *rt = NULL;
     int rc = ona_runtime_create(&desc, &rt);
@@ -273,6 +282,68 @@ START_TEST(test_invaders_game_over_then_restart) {
 }
 END_TEST
 
+/* The high score in save "highscore" ({hi = n}), or -1 when there is none. */
+static double saved_high_score(void) {
+    ona_runtime *rt = make_runtime(1, ONA_VIDEO_NONE, 320, 240);
+    ona_message m;
+    int rc = ona_runtime_load(rt, "highscore", &m);
+    ona_runtime_destroy(rt);
+    if (rc == ONA_ENOENT)
+        return -1;
+    ck_assert_msg(rc == 0, "load: %s\n%s", ona_strerror(rc), captured_logs_text());
+    ona_message_reader r;
+    ona_message_reader_begin(&r, &m);
+    ona_value v;
+    double hi = -1;
+    bool after_key = false;
+    while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END) {
+        if (after_key && v.type == ONA_VALUE_NUMBER)
+            hi = v.as.number;
+        after_key = v.type == ONA_VALUE_STRING && strcmp(v.as.string.bytes, "hi") == 0;
+    }
+    ona_message_release(&m);
+    return hi;
+}
+
+START_TEST(test_invaders_saves_the_high_score) {
+    ck_assert_double_eq(saved_high_score(), -1);
+    /* One life; a cannon that stays put and fires every 12 frames scores, then a bomb gets it:
+     * the game is over with a new high score. */
+    ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=5 lives=1");
+    int frame = 0;
+    while (read_reports().overs == 0 && frame < 7200) {
+        frame++;
+        if (frame % 12 == 5)
+            push_key(rt, ONA_EVENT_KEY_DOWN, "space");
+        if (frame % 12 == 6)
+            push_key(rt, ONA_EVENT_KEY_UP, "space");
+        step(rt);
+    }
+    step(rt); /* score reads game's "over" a frame later */
+    step(rt);
+    report r = read_reports();
+    ck_assert_msg(r.overs >= 1 && r.max_score > 0, "overs %d, score %g after %d frames", r.overs,
+                  r.max_score, frame);
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+    ck_assert_double_eq(saved_high_score(), r.max_score);
+    /* A broken save is reported by the next game and ignored: it starts, with no error. */
+    char path[128];
+    snprintf(path, sizeof path, "%s/highscore.save", save_dir);
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 40, SEEK_SET);
+    fputc('!', f);
+    fclose(f);
+    collector_free();
+    rt = start_game(1, ONA_VIDEO_NONE, "seed=1");
+    step(rt);
+    step(rt);
+    ck_assert_msg(captured_logs_contain("corrupt"), "%s", captured_logs_text());
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 START_TEST(test_invaders_draws_offscreen) {
     ona_runtime *rt = start_game(2, ONA_VIDEO_OFFSCREEN, "seed=1");
     char path[64];
@@ -328,6 +399,7 @@ int main(void) {
     tcase_add_test(tc, test_invaders_same_seed_and_input_replay_the_same_game);
     tcase_add_test(tc, test_invaders_autoplay_scores_without_errors);
     tcase_add_test(tc, test_invaders_game_over_then_restart);
+    tcase_add_test(tc, test_invaders_saves_the_high_score);
     suite_add_tcase(s, tc);
     TCase *gl = tcase_create("offscreen");
     tcase_set_timeout(gl, 120);

@@ -2,7 +2,7 @@
  * test_platformer.c: the platformer sample (samples/platformer) played headless through the
  * embedding API with a fixed time step and the autoplay pilot, the native collector
  * (test_support.c) as the game's `report` system: ("player", x, y, frame) from player every
- * frame and ("coins", count, frame) from coins. Checks that the pilot runs through the level
+ * 10th frame and ("coins", count, frame) from coins when the count changes. Checks that the pilot runs through the level
  * (larger than the screen: the camera scrolls) and collects coins without an error, that the run
  * is the same on 1 and 2 threads, that the rendered frames (tile map, animated sheets, additive
  * particles, the world's canvas through the game shader, the screen-space HUD) are identical on 1
@@ -21,6 +21,7 @@ static const char *const roots[] = {ONA_SOURCE_DIR "/samples/platformer", NULL};
 
 static void setup(void) {
     capture_logs_begin();
+    setenv("SDL_AUDIODRIVER", "dummy", 1);
 }
 
 static void teardown(void) {
@@ -113,7 +114,7 @@ START_TEST(test_platformer_autoplay_runs_the_level_and_collects_coins) {
     /* 16-unit tiles; the level is 200 tiles wide and the screen shows 40 at zoom 2. */
     ck_assert_msg(r.max_x > 60 * 16, "the pilot got to x = %g", r.max_x);
     ck_assert_msg(r.coins >= 3, "%g coins collected", r.coins);
-    ck_assert_int_ge(r.player_reports, 1100);
+    ck_assert_int_ge(r.player_reports, 110);
     free(r.text);
     /* Escape quits. */
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
@@ -132,7 +133,7 @@ static char *autoplay_run(uint32_t threads) {
     assert_clean(rt);
     ona_runtime_destroy(rt);
     run_result r = read_reports(600);
-    ck_assert_msg(r.player_reports >= 590, "%d player reports", r.player_reports);
+    ck_assert_msg(r.player_reports >= 59, "%d player reports", r.player_reports);
     collector_free();
     return r.text;
 }

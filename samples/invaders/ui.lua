@@ -31,18 +31,12 @@ local function font(size)
   return fonts[size]
 end
 
--- Text at world (x, y), `scale` times the 8-unit line height; align "left" or "center" (x is
--- then the middle).
+-- Text with its top-left at world (x, y) (its top-centre with align "center"), `scale` times the
+-- 8-unit line height of the old bitmap font.
 local function text(x, y, s, tint, scale, align)
   local z = view.zoom * (scale or 1)
-  local f = font(8 * z)
-  local opts = { tint = tint, layer = C.layer.text }
-  local sx = view.x + x * view.zoom
-  if align == "center" then
-    local w = ona.gfx.measure(f, s)
-    sx = sx - w / 2
-  end
-  ona.gfx.print(f, s, sx, view.y + y * view.zoom - z, opts)
+  ona.gfx.print(font(8 * z), s, view.x + x * view.zoom, view.y + y * view.zoom,
+    { tint = tint, layer = C.layer.text, align = align })
 end
 
 -- Text centred on x = the world's middle.

@@ -3,7 +3,7 @@
 --   in:  ("coins", {x1, y1, ...}) from level; ("player", x, y) from player;
 --        ("canvas", canvas) from post
 --   out: ("coins", count) to hud and ("burst", x, y) to particles when one is taken;
---        ("coins", count, frame) to `report` (tests)
+--        ("coins", count, frame) to `report` (tests) when the count changes
 local config = require("config")
 local inbox = require("inbox")
 
@@ -53,7 +53,8 @@ return {
     for _, c in ipairs(state.left) do
       state.spin:draw(c.x, c.y, { ox = 4, oy = 4, layer = config.layers.coins, target = state.canvas })
     end
-    if state.report then
+    if state.report and state.taken ~= state.reported then
+      state.reported = state.taken
       ona.send(state.report, "coins", state.taken, ona.frame())
     end
   end,

@@ -32,7 +32,7 @@ local autoplay = args.autoplay ~= nil and args.autoplay ~= 0 and args.autoplay ~
 local seed = math.floor(tonumber(args.seed) or 1)
 local report = args.report
 
-ona.gfx.window({ title = "Ona platformer", width = 1280, height = 720 })
+ona.gfx.window({ title = "Ona platformer" })
 
 -- Spawn order is draw order within a layer, and the order in which each system reads messages
 -- from several senders (inbox.lua sorts by sender handle).

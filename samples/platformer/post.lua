@@ -11,7 +11,9 @@ return {
   init = function(state)
     state.w, state.h = ona.gfx.size()
     state.canvas = ona.gfx.canvas(state.w, state.h)
-    state.shader = ona.gfx.shader("post.frag")
+    local err
+    state.shader, err = ona.gfx.shader("post.frag")
+    assert(state.shader, err)
     for _, name in ipairs({ "level", "camera", "player", "coins", "particles" }) do
       inbox.send(ona.lookup(name), "canvas", state.canvas)
     end
@@ -20,7 +22,8 @@ return {
   process = function(state)
     inbox.dispatch(state, {})
     local sw, sh = ona.gfx.size()
-    ona.gfx.uniform(state.shader, "u_time", ona.time())
+    ona.gfx.canvas_clear(state.canvas, 0, 0, 0, 1) -- the canvas keeps its pixels until cleared
+    ona.gfx.uniform(state.shader, "u_game_time", ona.time())
     ona.gfx.uniform(state.shader, "u_resolution", { sw, sh })
     ona.gfx.draw(state.canvas, 0, 0, {
       sx = sw / state.w, sy = sh / state.h, layer = config.layers.screen, shader = state.shader,
