@@ -214,6 +214,11 @@ int main(void) {
                         "| calls per frame | threads | turn median us | per call ns (median) | "
                         "turn mean us | step median us | step mean us | step stddev us |\n"
                         "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    bench_report_chart(rep, "1,000 calls in one turn: the turn's median (lower is better)", "us",
+                       false, 2, (const char *const[]){"threads = 1", "threads = 2"});
+    for (int r = 0; r < ROWS; r++)
+        bench_report_chart_row(rep, rows[r].label,
+                               (double[]){res[r][0].turn.median, res[r][1].turn.median});
     for (int r = 0; r < ROWS; r++)
         for (int t = 0; t < 2; t++) {
             result *x = &res[r][t];

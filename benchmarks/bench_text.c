@@ -163,6 +163,11 @@ int main(void) {
     bench_report_printf(r, "| what | video | turn median | turn mean | frame median | frame mean "
                            "| per glyph (turn median) |\n");
     bench_report_printf(r, "|---|---|---:|---:|---:|---:|---:|\n");
+    bench_report_chart(r, "10,000 glyphs a frame: the printing turn's median (lower is better)",
+                       "us", false, 2, (const char *const[]){videos[0].name, videos[1].name});
+    for (int i = 0; i < 3; i++)
+        bench_report_chart_row(r, modes[i].name,
+                               (double[]){results[i][0].turn.median, results[i][1].turn.median});
     for (int v = 0; v < 2; v++)
         for (int i = 0; i < 3; i++)
             bench_report_printf(r, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f ns |\n",
