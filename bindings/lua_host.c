@@ -94,7 +94,7 @@ static int open_state(lua_State *L) {
     luaL_pushresult(&b);
     lua_call(L, 3, 2);
     lua_setfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
-    lua_setfield(L, LUA_REGISTRYINDEX, ONA__TURN_KEY);
+    lua->turn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
     lua_newtable(L);
     lua->state_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -177,7 +177,7 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua_atpanic(L, on_panic);
     lua->L = L;
     lua->co = NULL;
-    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
     lua->sys->one_shot = false;
     ona__watch_scope watch; /* the chunk (main.lua's included) runs under the budget */
     ona__lua_watch_begin(lua, "chunk", &watch);

@@ -190,7 +190,7 @@ static int push_start(ona__lua *lua, lua_State *co) {
     ona__system *sys = lua->sys;
     ona_runtime *rt = lua->rt;
     lua_settop(co, 0);
-    lua_getfield(co, LUA_REGISTRYINDEX, ONA__TURN_KEY);
+    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->turn_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->module_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->state_ref);
     if (rt->video.event_count)
