@@ -312,15 +312,9 @@ static int ffi_receive(ona__lua *lua, double *out) {
     if (ona__actor_receive(sys) != 0)
         return 0;
     ona_message *m = &sys->inbox;
-    if (m->count != 1 || !m->sender || (m->flags & ONA__MESSAGE_HAS_REFS))
-        return 2;
-    uint32_t off = 0;
-    ona__token t;
-    if (ona__message_token(ona__message_bytes(m), m->size, &off, &t) != 0 ||
-        t.tag != ONA__TAG_NUMBER || off != m->size)
+    if (!m->sender || !ona__lua_inbox_number(m, &out[1]))
         return 2;
     out[0] = (double)m->sender;
-    out[1] = t.as.number;
     ona_message_release(m);
     return 1;
 }

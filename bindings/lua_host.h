@@ -72,5 +72,7 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why);
  * the count pushed, or a negative ONA_E* with `err` set and nothing pushed. The one decoding
  * path of every receive (a parked one handed over, ona.receive, ona.try_receive). */
 int ona__lua_push_inbox(ona__system *sys, lua_State *L, char *err, size_t errsize);
+/* True when `m` is one number (no references), which it stores in *out: the fast path's test. */
+bool ona__lua_inbox_number(const ona_message *m, double *out);
 
 #endif
