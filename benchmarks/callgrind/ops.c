@@ -13,6 +13,8 @@
  *   ops pingpong H F     pingpong.lua, H hops a frame, F frames (threads = 1)
  *   ops mailbox P C      sender.lua -> receiver.lua, payload P (number/string/table), C messages
  *                        in one frame-sized turn, threads = 1, default mailbox (64)
+ *   ops memory N         N empty.lua systems after their first turn: prints the mean Lua heap
+ *                        (ona_system_stats.memory) per system, in bytes (not for callgrind)
  */
 #include "ona/ona.h"
 
@@ -82,6 +84,21 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "spawn") == 0) {
         for (long i = 0; i < a1; i++)
             spawn(rt, "empty.lua", NULL, NULL);
+    } else if (strcmp(mode, "memory") == 0) {
+        ona_system *hs = calloc((size_t)a1, sizeof *hs);
+        for (long i = 0; i < a1; i++) {
+            ona_spawn_desc d = {.script = "empty.lua"};
+            check("empty.lua", ona_runtime_spawn(rt, &d, &hs[i]));
+        }
+        steps(rt, 1);
+        double total = 0;
+        for (long i = 0; i < a1; i++) {
+            ona_system_stats st;
+            check("stats", ona_runtime_system_stats(rt, hs[i], &st));
+            total += (double)st.memory;
+        }
+        printf("%.0f bytes of Lua heap per system\n", total / (double)a1);
+        free(hs);
     } else if (strcmp(mode, "empty") == 0) {
         for (long i = 0; i < a1; i++)
             spawn(rt, "empty.lua", NULL, NULL);
