@@ -208,11 +208,13 @@ static int push_start(ona__lua *lua, lua_State *co) {
 }
 
 bool ona__lua_inbox_number(const ona_message *m, double *out) {
-    if (m->count != 1 || (m->flags & ONA__MESSAGE_HAS_REFS))
+    const uint8_t *bytes = m->heap ? m->heap : m->inline_data;
+    /* The tag byte first: a table or a string is turned away without parsing a token. */
+    if (m->count != 1 || (m->flags & ONA__MESSAGE_HAS_REFS) || bytes[0] != ONA__TAG_NUMBER)
         return false;
     uint32_t off = 0;
     ona__token t;
-    if (ona__message_token(m->heap ? m->heap : m->inline_data, m->size, &off, &t) != 0 ||
+    if (ona__message_token(bytes, m->size, &off, &t) != 0 ||
         t.tag != ONA__TAG_NUMBER || off != m->size)
         return false;
     *out = t.as.number;
