@@ -26,7 +26,8 @@ typedef struct ona__lua {
     lua_State *L;
     lua_State *co; /* the turn coroutine (reused while turns end normally) */
     int co_ref, module_ref, state_ref, events_ref;
-    int turn_ref; /* the prelude's turn trampoline (a ref: cheaper per turn than a named key) */
+    /* The prelude's turn trampoline (a ref: cheaper per turn than a named key). */
+    int turn_ref;
     int park;      /* ONA__PARK_*: why the coroutine yielded */
     size_t mem_used, mem_peak, mem_cap;
     uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */

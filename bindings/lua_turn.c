@@ -214,8 +214,8 @@ bool ona__lua_inbox_number(const ona_message *m, double *out) {
         return false;
     uint32_t off = 0;
     ona__token t;
-    if (ona__message_token(bytes, m->size, &off, &t) != 0 ||
-        t.tag != ONA__TAG_NUMBER || off != m->size)
+    if (ona__message_token(bytes, m->size, &off, &t) != 0 || t.tag != ONA__TAG_NUMBER ||
+        off != m->size)
         return false;
     *out = t.as.number;
     return true;
