@@ -276,7 +276,8 @@ static int l_ona_receive_raw(lua_State *L) {
 }
 
 /* --- The FFI fast path (issue 12) -------------------------------------------------------------
- * ona.send and ona.receive of one number go through these two plain C functions, which the
+ * ona.send of one number or string, and ona.receive of one number, go through these plain C
+ * functions, which the
  * prelude calls through LuaJIT's FFI (function pointers handed over as light userdata), so that
  * a loop of sends or receives can be compiled into a trace instead of stopping the JIT at a
  * lua_CFunction. They never raise, never touch the Lua state and never wait: whatever they do
@@ -285,24 +286,45 @@ static int l_ona_receive_raw(lua_State *L) {
  * or decode. The message path is the same (ona__actor_send, ona__actor_receive), so every
  * guarantee holds: bounded mailboxes, per-sender order, the wakes. */
 
-/* 0: sent; otherwise nothing happened (the message is released) and the caller takes the slow
- * path, which does the whole send again and reports. */
-static int ffi_send_number(ona__lua *lua, double to, double value) {
-    if (!(to >= 1 && to < 9007199254740992.0) || to != (double)(uint64_t)to)
-        return ONA_EINVAL;
-    ona__system *sys = lua->sys;
+/* Sends what `w` wrote into sys->outgoing. 0: sent; otherwise nothing happened (the message
+ * is released) and the caller takes the slow path, which does the whole send again and reports. */
+static int ffi_send(ona__system *sys, double to, ona_message_writer *w) {
     ona_message *m = &sys->outgoing;
-    if (m->count || m->size)
-        ona_message_release(m);
-    ona_message_writer w;
-    ona_message_writer_begin(&w, m);
-    ona_message_write_number(&w, value);
-    int rc = ona_message_writer_end(&w);
+    int rc = ona_message_writer_end(w);
     if (rc == 0)
         rc = ona__actor_send(sys->core, sys, (uint64_t)to, m, NULL, NULL, 0);
     if (rc)
         ona_message_release(m);
     return rc;
+}
+
+/* Starts writing sys->outgoing for a send to `to`: false for a value that is no handle. */
+static bool ffi_begin(ona__system *sys, double to, ona_message_writer *w) {
+    if (!(to >= 1 && to < 9007199254740992.0) || to != (double)(uint64_t)to)
+        return false;
+    ona_message *m = &sys->outgoing;
+    if (m->count || m->size)
+        ona_message_release(m);
+    ona_message_writer_begin(w, m);
+    return true;
+}
+
+static int ffi_send_number(ona__lua *lua, double to, double value) {
+    ona_message_writer w;
+    if (!ffi_begin(lua->sys, to, &w))
+        return ONA_EINVAL;
+    ona_message_write_number(&w, value);
+    return ffi_send(lua->sys, to, &w);
+}
+
+/* One Lua string (the FFI passes its bytes, which stay valid for the call): the same encoding
+ * as the C path's (ona_message_write_string copies them). */
+static int ffi_send_string(ona__lua *lua, double to, const char *bytes, size_t size) {
+    ona_message_writer w;
+    if (!ffi_begin(lua->sys, to, &w))
+        return ONA_EINVAL;
+    ona_message_write_string(&w, bytes, size);
+    return ffi_send(lua->sys, to, &w);
 }
 
 /* 0: the mailbox is empty. 1: a message of one number from a system: out[0] is the sender,
@@ -587,6 +609,8 @@ void ona__lua_open_ona(lua_State *L) {
     lua_setfield(L, -2, "self");
     lua_pushlightuserdata(L, (void *)ffi_send_number);
     lua_setfield(L, -2, "ffi_send_number");
+    lua_pushlightuserdata(L, (void *)ffi_send_string);
+    lua_setfield(L, -2, "ffi_send_string");
     lua_pushlightuserdata(L, (void *)ffi_receive);
     lua_setfield(L, -2, "ffi_receive");
 }

@@ -84,29 +84,41 @@ local raise = raw.raise
 -- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
 -- or the wait is part of a deadlock); the error is raised here, at the caller's line.
 --
--- The FFI fast path (issue 12): a send of one number, and a receive of a message that is one
--- number, call plain C functions through the FFI (raw.ffi_*, cast on first use so that a system
--- that never sends pays nothing at spawn), which the JIT compiles into the caller's loop. They
+-- The FFI fast path (issue 12): a send of one number or string, and a receive of a message that
+-- is one number, call plain C functions through the FFI (raw.ffi_*, cast on first use so that a
+-- system that never sends pays nothing at spawn), which the JIT compiles into the caller's loop.
+-- They
 -- never raise or wait; anything else (another message, a bad handle, a full or dead target, an
 -- empty mailbox) takes the C path below, which does the whole operation and raises or parks.
 local send_raw = raw.send
 local ffi_self, ffi_send_ptr, ffi_receive_ptr = raw.self, raw.ffi_send_number, raw.ffi_receive
-local fast_send, fast_receive, fast_box, fast_self = nil, nil, nil, nil
+local ffi_send_string_ptr = raw.ffi_send_string
+local fast_send, fast_send_string, fast_receive, fast_box, fast_self = nil, nil, nil, nil, nil
 local function fast_init()
   local ffi = require("ffi")
   fast_self = ffi.cast("void *", ffi_self) -- a cdata: the JIT cannot pass light userdata
   fast_send = ffi.cast("int (*)(void *, double, double)", ffi_send_ptr)
+  fast_send_string = ffi.cast("int (*)(void *, double, const char *, size_t)",
+    ffi_send_string_ptr)
   fast_receive = ffi.cast("int (*)(void *, double *)", ffi_receive_ptr)
   fast_box = ffi.new("double[2]")
 end
 function ona.send(to, ...)
   if select("#", ...) == 1 and type(to) == "number" then
     local v = ...
-    if type(v) == "number" then
+    local tv = type(v)
+    if tv == "number" then
       if not fast_send then
         fast_init()
       end
       if fast_send(fast_self, to, v) == 0 then
+        return true
+      end
+    elseif tv == "string" then
+      if not fast_send then
+        fast_init()
+      end
+      if fast_send_string(fast_self, to, v, #v) == 0 then
         return true
       end
     end

@@ -4,9 +4,10 @@
  * plain C functions called through LuaJIT's FFI; everything else takes the C functions. The Lua
  * side (tests/lua/fastpath.lua) checks, on 1 and 2 threads: numbers from C (from is false),
  * compiled loops of sends and receives in order with none lost, other messages mixed with numbers
- * in order, a bad handle raising at the author's line under ona.send's name, and a full mailbox
- * where the code cannot wait raising instead of dropping. Each check reports (name, passed,
- * detail) to the collector.
+ * in order, strings (empty, with NULs, longer than a message's inline bytes) sent in a loop, a bad
+ * handle raising at the author's line under ona.send's name, and a full mailbox where the code
+ * cannot wait raising instead of dropping. Each check reports (name, passed, detail) to the
+ * collector.
  */
 #include "test_support.h"
 
@@ -59,10 +60,10 @@ static void run_checks(uint32_t threads, bool small, const char *const *expected
 }
 
 START_TEST(test_fastpath_messages_keep_order_and_errors) {
-    static const char *const expected[] = {"from C", "numbers in order", "mixed messages",
-                                           "stale handle", "not a handle"};
-    run_checks(1, false, expected, 5);
-    run_checks(2, false, expected, 5);
+    static const char *const expected[] = {"from C",  "numbers in order", "mixed messages",
+                                           "strings", "stale handle",     "not a handle"};
+    run_checks(1, false, expected, 6);
+    run_checks(2, false, expected, 6);
 }
 END_TEST
 

@@ -66,6 +66,21 @@ return {
     local text = table.concat(got, " ")
     report(state, "mixed messages", text == "1.5/nil 2/3 t1/nil s/nil true/nil -0.25/nil", text)
 
+    -- Strings take the fast send: bytes kept, NULs and heap-sized ones included, in order.
+    local long = ("0123456789"):rep(30)
+    local strings = { "", "a\0b", long, "x" }
+    local same = true
+    for round = 1, 4 do
+      for i = 1, 50 do
+        ona.send(me, strings[i % 4 + 1])
+      end
+      for i = 1, 50 do
+        local f, v = ona.receive()
+        same = same and f == me and v == strings[i % 4 + 1]
+      end
+    end
+    report(state, "strings", same, "")
+
     -- A bad handle still raises at the author's line under ona.send's name.
     local ok, err = pcall(ona.send, 12345, 1)
     report(state, "stale handle", not ok and err:find("fastpath%.lua:%d+: ona%.send: no such system") ~= nil, err)
