@@ -241,9 +241,7 @@ static int l_ona_try_send(lua_State *L) {
 
 /* Takes one message and pushes `from, values...` onto L. Returns the number of values pushed, or
  * -1 when the mailbox is empty. */
-static int receive_into(ona__system *sys, lua_State *L, const char *fn) {
-    if (ona__actor_receive(sys) != 0)
-        return -1;
+static int push_inbox(ona__system *sys, lua_State *L, const char *fn) {
     char err[256];
     int n = ona__lua_push_inbox(sys, L, err, sizeof err);
     if (n < 0) {
@@ -253,6 +251,12 @@ static int receive_into(ona__system *sys, lua_State *L, const char *fn) {
         ona__lua_raise(L, fn, "%s", text);
     }
     return n;
+}
+
+static int receive_into(ona__system *sys, lua_State *L, const char *fn) {
+    if (ona__actor_receive(sys) != 0)
+        return -1;
+    return push_inbox(sys, L, fn);
 }
 
 /* raw.receive() -> true, from, ... when a message is there; true alone where it cannot wait or
@@ -270,6 +274,78 @@ static int l_ona_receive_raw(lua_State *L) {
     lua_pop(L, 1);
     lua->park = ONA__PARK_RECV;
     return lua_yield(L, 0);
+}
+
+/* --- The FFI fast path (issue 12) -------------------------------------------------------------
+ * ona.send of one number or string, and ona.receive of one number, go through these plain C
+ * functions, which the
+ * prelude calls through LuaJIT's FFI (function pointers handed over as light userdata), so that
+ * a loop of sends or receives can be compiled into a trace instead of stopping the JIT at a
+ * lua_CFunction. They never raise, never touch the Lua state and never wait: whatever they do
+ * not handle (a bad handle, a full mailbox, a dead target, a message that is not one number from
+ * a system) they leave for the lua_CFunctions above, which raise at the author's line, park,
+ * or decode. The message path is the same (ona__actor_send, ona__actor_receive), so every
+ * guarantee holds: bounded mailboxes, per-sender order, the wakes. */
+
+/* Sends what `w` wrote into sys->outgoing. 0: sent; otherwise nothing happened (the message
+ * is released) and the caller takes the slow path, which does the whole send again and reports. */
+static int ffi_send(ona__system *sys, double to, ona_message_writer *w) {
+    ona_message *m = &sys->outgoing;
+    int rc = ona_message_writer_end(w);
+    if (rc == 0)
+        rc = ona__actor_send(sys->core, sys, (uint64_t)to, m, NULL, NULL, 0);
+    if (rc)
+        ona_message_release(m);
+    return rc;
+}
+
+/* Starts writing sys->outgoing for a send to `to`: false for a value that is no handle. */
+static bool ffi_begin(ona__system *sys, double to, ona_message_writer *w) {
+    if (!(to >= 1 && to < 9007199254740992.0) || to != (double)(uint64_t)to)
+        return false;
+    ona_message *m = &sys->outgoing;
+    if (m->count || m->size)
+        ona_message_release(m);
+    ona_message_writer_begin(w, m);
+    return true;
+}
+
+static int ffi_send_number(ona__lua *lua, double to, double value) {
+    ona_message_writer w;
+    if (!ffi_begin(lua->sys, to, &w))
+        return ONA_EINVAL;
+    ona_message_write_number(&w, value);
+    return ffi_send(lua->sys, to, &w);
+}
+
+/* One Lua string (the FFI passes its bytes, which stay valid for the call): the same encoding
+ * as the C path's (ona_message_write_string copies them). */
+static int ffi_send_string(ona__lua *lua, double to, const char *bytes, size_t size) {
+    ona_message_writer w;
+    if (!ffi_begin(lua->sys, to, &w))
+        return ONA_EINVAL;
+    ona_message_write_string(&w, bytes, size);
+    return ffi_send(lua->sys, to, &w);
+}
+
+/* 0: the mailbox is empty. 1: a message of one number from a system: out[0] is the sender,
+ * out[1] the number. 2: another message, left in sys->inbox for raw.receive_inbox. */
+static int ffi_receive(ona__lua *lua, double *out) {
+    ona__system *sys = lua->sys;
+    if (ona__actor_receive(sys) != 0)
+        return 0;
+    ona_message *m = &sys->inbox;
+    if (!m->sender || !ona__lua_inbox_number(m, &out[1]))
+        return 2;
+    out[0] = (double)m->sender;
+    ona_message_release(m);
+    return 1;
+}
+
+/* raw.receive_inbox() -> true, from, ...: the message ffi_receive left in the inbox. */
+static int l_ona_receive_inbox_raw(lua_State *L) {
+    lua_pushboolean(L, 1);
+    return push_inbox(self(L)->sys, L, "ona.receive") + 1;
 }
 
 /* raw.raise(message): raises the prelude's error text at the author's line (a wrapper's frame
@@ -530,4 +606,15 @@ void ona__lua_open_ona(lua_State *L) {
     lua_setfield(L, -2, "watch");
     lua_pushcfunction(L, l_ona_raise_raw);
     lua_setfield(L, -2, "raise");
+    /* The FFI fast path: the system and two C functions, cast by the prelude. */
+    lua_pushcfunction(L, l_ona_receive_inbox_raw);
+    lua_setfield(L, -2, "receive_inbox");
+    lua_pushlightuserdata(L, self(L));
+    lua_setfield(L, -2, "self");
+    lua_pushlightuserdata(L, (void *)ffi_send_number);
+    lua_setfield(L, -2, "ffi_send_number");
+    lua_pushlightuserdata(L, (void *)ffi_send_string);
+    lua_setfield(L, -2, "ffi_send_string");
+    lua_pushlightuserdata(L, (void *)ffi_receive);
+    lua_setfield(L, -2, "ffi_receive");
 }

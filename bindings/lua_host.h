@@ -26,6 +26,8 @@ typedef struct ona__lua {
     lua_State *L;
     lua_State *co; /* the turn coroutine (reused while turns end normally) */
     int co_ref, module_ref, state_ref, events_ref;
+    /* The prelude's turn trampoline (a ref: cheaper per turn than a named key). */
+    int turn_ref;
     int park;      /* ONA__PARK_*: why the coroutine yielded */
     size_t mem_used, mem_peak, mem_cap;
     uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */
@@ -71,5 +73,7 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why);
  * the count pushed, or a negative ONA_E* with `err` set and nothing pushed. The one decoding
  * path of every receive (a parked one handed over, ona.receive, ona.try_receive). */
 int ona__lua_push_inbox(ona__system *sys, lua_State *L, char *err, size_t errsize);
+/* True when `m` is one number (no references), which it stores in *out: the fast path's test. */
+bool ona__lua_inbox_number(const ona_message *m, double *out);
 
 #endif

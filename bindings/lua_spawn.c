@@ -110,7 +110,7 @@ int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
     }
     strcpy(lua->script_path, path);
     lua->rt = rt;
-    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = LUA_NOREF;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
     lua->mem_cap = desc->memory_cap ? desc->memory_cap : rt->desc.memory_cap;
     uint32_t budget_ms = desc->budget_ms ? desc->budget_ms : rt->desc.turn_budget_ms;
     lua->budget_ns = budget_ms == ONA_BUDGET_OFF ? 0 : budget_ms * 1000000ull;

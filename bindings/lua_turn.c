@@ -218,7 +218,7 @@ static int push_start(ona__lua *lua, lua_State *co) {
     ona__system *sys = lua->sys;
     ona_runtime *rt = lua->rt;
     lua_settop(co, 0);
-    lua_getfield(co, LUA_REGISTRYINDEX, ONA__TURN_KEY);
+    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->turn_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->module_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->state_ref);
     if (rt->video.event_count)
@@ -235,7 +235,33 @@ static int push_start(ona__lua *lua, lua_State *co) {
     return 6;
 }
 
+bool ona__lua_inbox_number(const ona_message *m, double *out) {
+    const uint8_t *bytes = m->heap ? m->heap : m->inline_data;
+    /* The tag byte first: a table or a string is turned away without parsing a token. */
+    if (m->count != 1 || (m->flags & ONA__MESSAGE_HAS_REFS) || bytes[0] != ONA__TAG_NUMBER)
+        return false;
+    uint32_t off = 0;
+    ona__token t;
+    if (ona__message_token(bytes, m->size, &off, &t) != 0 || t.tag != ONA__TAG_NUMBER ||
+        off != m->size)
+        return false;
+    *out = t.as.number;
+    return true;
+}
+
 int ona__lua_push_inbox(ona__system *sys, lua_State *L, char *err, size_t errsize) {
+    double number;
+    if (ona__lua_inbox_number(&sys->inbox, &number) && lua_checkstack(L, 2)) {
+        /* The common message, one number, without the whole message check and decoder. */
+        uint64_t from = ona_message_sender(&sys->inbox);
+        if (from)
+            lua_pushnumber(L, (lua_Number)from);
+        else
+            lua_pushboolean(L, 0);
+        lua_pushnumber(L, number);
+        ona_message_release(&sys->inbox);
+        return 2;
+    }
     if (!lua_checkstack(L, 2)) {
         snprintf(err, errsize, "ona.receive: %s: stack overflow receiving a message", sys->name);
         ona_message_release(&sys->inbox);

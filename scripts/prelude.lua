@@ -83,8 +83,46 @@ local raise = raw.raise
 -- ona.send(to, ...) waits while the target's mailbox is full. The C side yields the turn and is
 -- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
 -- or the wait is part of a deadlock); the error is raised here, at the caller's line.
+--
+-- The FFI fast path (issue 12): a send of one number or string, and a receive of a message that
+-- is one number, call plain C functions through the FFI (raw.ffi_*, cast on first use so that a
+-- system that never sends pays nothing at spawn), which the JIT compiles into the caller's loop.
+-- They
+-- never raise or wait; anything else (another message, a bad handle, a full or dead target, an
+-- empty mailbox) takes the C path below, which does the whole operation and raises or parks.
 local send_raw = raw.send
+local ffi_self, ffi_send_ptr, ffi_receive_ptr = raw.self, raw.ffi_send_number, raw.ffi_receive
+local ffi_send_string_ptr = raw.ffi_send_string
+local fast_send, fast_send_string, fast_receive, fast_box, fast_self = nil, nil, nil, nil, nil
+local function fast_init()
+  local ffi = require("ffi")
+  fast_self = ffi.cast("void *", ffi_self) -- a cdata: the JIT cannot pass light userdata
+  fast_send = ffi.cast("int (*)(void *, double, double)", ffi_send_ptr)
+  fast_send_string = ffi.cast("int (*)(void *, double, const char *, size_t)",
+    ffi_send_string_ptr)
+  fast_receive = ffi.cast("int (*)(void *, double *)", ffi_receive_ptr)
+  fast_box = ffi.new("double[2]")
+end
 function ona.send(to, ...)
+  if select("#", ...) == 1 and type(to) == "number" then
+    local v = ...
+    local tv = type(v)
+    if tv == "number" then
+      if not fast_send then
+        fast_init()
+      end
+      if fast_send(fast_self, to, v) == 0 then
+        return true
+      end
+    elseif tv == "string" then
+      if not fast_send then
+        fast_init()
+      end
+      if fast_send_string(fast_self, to, v, #v) == 0 then
+        return true
+      end
+    end
+  end
   local ok, err = send_raw(to, ...)
   if not ok then
     raise(err)
@@ -96,7 +134,7 @@ end
 -- The C side returns `true, from, ...` with a message and `true` alone for nil; when it must wait
 -- it parks the turn, and the runtime resumes it with the same answer (the message is handed over
 -- by the wake), or with `false, reason` for a message that would not decode.
-local receive_raw = raw.receive
+local receive_raw, receive_inbox = raw.receive, raw.receive_inbox
 local function received(ok, ...)
   if ok then
     return ...
@@ -104,6 +142,15 @@ local function received(ok, ...)
   raise((...))
 end
 function ona.receive()
+  if not fast_receive then
+    fast_init()
+  end
+  local got = fast_receive(fast_self, fast_box)
+  if got == 1 then
+    return fast_box[0], fast_box[1]
+  elseif got == 2 then
+    return received(receive_inbox())
+  end
   return received(receive_raw())
 end
 local receive = ona.receive

@@ -1,0 +1,142 @@
+/*
+ * ops.c: the callgrind driver of benchmarks/results/perf12.md. Runs one workload of the message
+ * path, the empty turn or spawn a given number of times, so that two runs under
+ * `valgrind --tool=callgrind` that differ only in that number give the instructions of one
+ * operation by difference (runtime creation, script loading and teardown cancel out). Built and
+ * run by benchmarks/callgrind/run against a release build's libona.a; not a test, not a
+ * benchmark of its own (instruction counts do not depend on what else runs on the machine,
+ * which is why they are used while the machine is shared).
+ *
+ *   ops spawn N          N spawns of empty.lua into one runtime (threads = 1), no frame
+ *   ops empty N F        N empty Lua systems, F frames (threads = 1)
+ *   ops selfsend C F     selfsend.lua with count C, F frames: C sends to itself + receives
+ *   ops pingpong H F     pingpong.lua, H hops a frame, F frames (threads = 1)
+ *   ops mailbox P C      sender.lua -> receiver.lua, payload P (number/string/table), C messages
+ *                        in one frame-sized turn, threads = 1, default mailbox (64)
+ *   ops memory N         N empty.lua systems after their first turn: prints the mean Lua heap
+ *                        (ona_system_stats.memory) per system, in bytes (not for callgrind)
+ */
+#include "ona/ona.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const roots[] = {ONA_SOURCE_DIR "/benchmarks/lua", NULL};
+
+static void check(const char *what, int rc) {
+    if (rc) {
+        fprintf(stderr, "ops: %s: %s\n", what, ona_strerror(rc));
+        exit(1);
+    }
+}
+
+typedef struct args {
+    ona_message msg;
+    ona_message_writer w;
+} args;
+
+static void args_begin(args *a) {
+    ona_message_init(&a->msg);
+    ona_message_writer_begin(&a->w, &a->msg);
+    ona_message_write_table_begin(&a->w);
+}
+
+static void args_number(args *a, const char *key, double value) {
+    ona_message_write_string(&a->w, key, strlen(key));
+    ona_message_write_number(&a->w, value);
+}
+
+static void args_string(args *a, const char *key, const char *value) {
+    ona_message_write_string(&a->w, key, strlen(key));
+    ona_message_write_string(&a->w, value, strlen(value));
+}
+
+static ona_message *args_end(args *a) {
+    ona_message_write_table_end(&a->w);
+    check("args", ona_message_writer_end(&a->w));
+    return &a->msg;
+}
+
+static void spawn(ona_runtime *rt, const char *script, const char *name, ona_message *msg) {
+    ona_spawn_desc d = {.script = script, .name = name, .args = msg};
+    ona_system h;
+    check(script, ona_runtime_spawn(rt, &d, &h));
+}
+
+static void steps(ona_runtime *rt, long frames) {
+    for (long i = 0; i < frames; i++)
+        check("ona_runtime_step", ona_runtime_step(rt, 1.0 / 60));
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: ops spawn N | empty N F | selfsend C F | pingpong H F | "
+                        "mailbox P C\n");
+        return 2;
+    }
+    const char *mode = argv[1];
+    long a1 = argc > 2 ? atol(argv[2]) : 0;
+    long a2 = argc > 3 ? atol(argv[3]) : 0;
+    ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
+    ona_runtime *rt;
+    check("ona_runtime_create", ona_runtime_create(&desc, &rt));
+    if (strcmp(mode, "spawn") == 0) {
+        for (long i = 0; i < a1; i++)
+            spawn(rt, "empty.lua", NULL, NULL);
+    } else if (strcmp(mode, "memory") == 0) {
+        ona_system *hs = calloc((size_t)a1, sizeof *hs);
+        for (long i = 0; i < a1; i++) {
+            ona_spawn_desc d = {.script = "empty.lua"};
+            check("empty.lua", ona_runtime_spawn(rt, &d, &hs[i]));
+        }
+        steps(rt, 1);
+        double total = 0;
+        for (long i = 0; i < a1; i++) {
+            ona_system_stats st;
+            check("stats", ona_runtime_system_stats(rt, hs[i], &st));
+            total += (double)st.memory;
+        }
+        printf("%.0f bytes of Lua heap per system\n", total / (double)a1);
+        free(hs);
+    } else if (strcmp(mode, "empty") == 0) {
+        for (long i = 0; i < a1; i++)
+            spawn(rt, "empty.lua", NULL, NULL);
+        steps(rt, a2);
+    } else if (strcmp(mode, "selfsend") == 0) {
+        args a;
+        args_begin(&a);
+        args_number(&a, "count", (double)a1);
+        spawn(rt, "selfsend.lua", NULL, args_end(&a));
+        steps(rt, a2);
+    } else if (strcmp(mode, "pingpong") == 0) {
+        args a, b;
+        args_begin(&a);
+        args_string(&a, "peer", "pong");
+        args_number(&a, "hops", (double)a1);
+        ona_message_write_string(&a.w, "serve", 5);
+        ona_message_write_boolean(&a.w, true);
+        spawn(rt, "pingpong.lua", "ping", args_end(&a));
+        args_begin(&b);
+        args_string(&b, "peer", "ping");
+        args_number(&b, "hops", (double)a1);
+        spawn(rt, "pingpong.lua", "pong", args_end(&b));
+        steps(rt, a2);
+    } else if (strcmp(mode, "mailbox") == 0) {
+        long count = a2;
+        args s;
+        args_begin(&s);
+        args_string(&s, "target", "receiver");
+        args_string(&s, "payload", argv[2]);
+        args_number(&s, "count", (double)count);
+        args_number(&s, "per_turn", (double)count);
+        spawn(rt, "receiver.lua", "receiver", NULL);
+        spawn(rt, "sender.lua", "sender", args_end(&s));
+        steps(rt, 1);
+    } else {
+        fprintf(stderr, "ops: unknown mode %s\n", mode);
+        return 2;
+    }
+    ona_runtime_destroy(rt);
+    return 0;
+}
