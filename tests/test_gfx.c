@@ -5,8 +5,8 @@
  * a broken shader reload that keeps the runtime drawing; input events reaching every system;
  * the order in which the shader folder is chosen.
  *
- * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering (then
- * look at them before committing).
+ * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering
+ * (then look at them before committing).
  */
 #include "test_support.h"
 
@@ -153,8 +153,9 @@ END_TEST
 
 START_TEST(test_gfx_missing_texture_logs_path_and_shows_placeholder) {
     uint8_t *got = render_scene(2);
-    ck_assert_msg(captured_logs_contain("does_not_exist.png: no such file; drawing the placeholder"),
-                  "%s", captured_logs_text());
+    ck_assert_msg(
+        captured_logs_contain("does_not_exist.png: no such file; drawing the placeholder"), "%s",
+        captured_logs_text());
     ck_assert(captured_logs_contain("scene3"));
     const uint8_t *ph = pixel(got, 101, 5);
     ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240);
@@ -248,8 +249,8 @@ START_TEST(test_gfx_input_events_reach_every_system) {
 }
 END_TEST
 
-/* Where the shaders come from (runtime/gfx/video.c): the desc's folder, else $ONA_SHADER_DIR, else a
- * search (next to the binary, the install prefix, the source tree) logged at debug level. */
+/* Where the shaders come from (runtime/gfx/video.c): the desc's folder, else $ONA_SHADER_DIR, else
+ * a search (next to the binary, the install prefix, the source tree) logged at debug level. */
 START_TEST(test_gfx_shader_dir_search_order) {
     char dir[600], empty[600], vert[700], frag[700], line[800];
     snprintf(dir, sizeof dir, "%s/shaders", tmpdir);
@@ -280,7 +281,9 @@ START_TEST(test_gfx_shader_dir_search_order) {
 
     /* A folder without shaders fails the runtime with the file named. */
     ck_assert_int_eq(setenv("ONA_SHADER_DIR", empty, 1), 0);
-    ona_runtime_desc desc = {.threads = 1, .script_roots = roots, .video = ONA_VIDEO_OFFSCREEN,
+    ona_runtime_desc desc = {.threads = 1,
+                             .script_roots = roots,
+                             .video = ONA_VIDEO_OFFSCREEN,
                              .window = {.width = W, .height = H}};
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), ONA_EGFX);
     snprintf(line, sizeof line, "%s/sprite.vert", empty);
@@ -330,17 +333,32 @@ START_TEST(test_gfx_main_lua_configures_the_window) {
     ck_assert_int_eq(ona_runtime_spawn(rt, &d, &h), 0);
     char path[600];
     snprintf(path, sizeof path, "%s/conf.png", tmpdir);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0); /* the fill system's first turn */
     ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     int w = 0, h2 = 0;
     ona_runtime_video_size(rt, &w, &h2);
-    ck_assert_int_eq(w, 96);
-    ck_assert_int_eq(h2, 80);
+    ck_assert_int_eq(w, 192);
+    ck_assert_int_eq(h2, 160);
     int pw, ph, n;
     uint8_t *pixels = stbi_load(path, &pw, &ph, &n, 4);
     ck_assert_ptr_nonnull(pixels);
-    ck_assert_int_eq(pw, 96);
-    ck_assert_int_eq(ph, 80);
+    ck_assert_int_eq(pw, 192);
+    ck_assert_int_eq(ph, 160);
+    /* The whole new size is drawn: red inside, the blue border at every edge, top and bottom
+     * included (the old, smaller surface showed only a corner of the picture). */
+    const int red[][2] = {{3, 3}, {188, 3}, {3, 156}, {188, 156}, {96, 80}};
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++) {
+        const uint8_t *p = pixels + (red[i][1] * 192 + red[i][0]) * 4;
+        ck_assert_msg(p[0] > 200 && p[1] < 50 && p[2] < 50, "(%d, %d) is %d %d %d", red[i][0],
+                      red[i][1], p[0], p[1], p[2]);
+    }
+    const int blue[][2] = {{0, 0}, {191, 0}, {0, 159}, {191, 159}};
+    for (size_t i = 0; i < sizeof blue / sizeof blue[0]; i++) {
+        const uint8_t *p = pixels + (blue[i][1] * 192 + blue[i][0]) * 4;
+        ck_assert_msg(p[2] > 200 && p[0] < 50, "(%d, %d) is %d %d %d", blue[i][0], blue[i][1], p[0],
+                      p[1], p[2]);
+    }
     stbi_image_free(pixels);
     ona_runtime_destroy(rt);
 }
@@ -354,7 +372,8 @@ START_TEST(test_gfx_camera_viewport_limits_drawing) {
     spawn_lua(rt, "viewport.lua", NULL, none, args, 0, 0);
     uint8_t *got = render(rt, 2);
     const uint8_t *inside = pixel(got, 32, 32), *outside = pixel(got, 100, 100);
-    ck_assert_msg(inside[0] > 200, "inside the viewport: %d %d %d", inside[0], inside[1], inside[2]);
+    ck_assert_msg(inside[0] > 200, "inside the viewport: %d %d %d", inside[0], inside[1],
+                  inside[2]);
     ck_assert_msg(outside[2] > 200 && outside[0] < 20, "outside: %d %d %d", outside[0], outside[1],
                   outside[2]);
     const uint8_t *right = pixel(got, 70, 10);

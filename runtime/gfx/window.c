@@ -145,22 +145,45 @@ void ona__window_destroy(ona__window *w) {
     ona__free(w);
 }
 
+/* SDL's offscreen driver makes its EGL surface once, with the window, and does not resize it:
+ * a new size is a new hidden window (a new surface) with the same GL context made current on it,
+ * so textures, buffers and programs stay. False (logged; the old size stays) when that fails. */
+static bool resize_offscreen(ona__window *w, int width, int height) {
+    int old_w, old_h;
+    SDL_GetWindowSize(w->window, &old_w, &old_h);
+    if (old_w == width && old_h == height)
+        return true;
+    SDL_Window *next = SDL_CreateWindow(SDL_GetWindowTitle(w->window), SDL_WINDOWPOS_CENTERED,
+                                        SDL_WINDOWPOS_CENTERED, width, height,
+                                        SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    if (!next || SDL_GL_MakeCurrent(next, w->context) != 0) {
+        ona_log(ONA_LOG_WARN, "window", "offscreen: cannot resize to %dx%d (%s); staying %dx%d",
+                width, height, SDL_GetError(), old_w, old_h);
+        if (next)
+            SDL_DestroyWindow(next);
+        SDL_GL_MakeCurrent(w->window, w->context);
+        return false;
+    }
+    SDL_DestroyWindow(w->window);
+    w->window = next;
+    return true;
+}
+
 void ona__window_configure(ona__window *w, const ona_window_desc *d) {
     if (d->title)
         SDL_SetWindowTitle(w->window, d->title);
-    if (d->width > 0 && d->height > 0)
-        SDL_SetWindowSize(w->window, d->width, d->height);
+    if (d->width > 0 && d->height > 0) {
+        if (w->offscreen)
+            resize_offscreen(w, d->width, d->height);
+        else
+            SDL_SetWindowSize(w->window, d->width, d->height);
+    }
     if (!w->offscreen)
         SDL_SetWindowFullscreen(w->window, d->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
     SDL_SetWindowResizable(w->window, d->resizable ? SDL_TRUE : SDL_FALSE);
     if (d->vsync != ONA_VSYNC_DEFAULT)
         SDL_GL_SetSwapInterval(d->vsync == ONA_VSYNC_OFF ? 0 : 1);
     SDL_GL_GetDrawableSize(w->window, &w->width, &w->height);
-    if (w->offscreen && d->width > 0 && d->height > 0) {
-        /* The offscreen driver may not resize its surface; draw at the size asked for. */
-        w->width = d->width;
-        w->height = d->height;
-    }
 }
 
 void ona__window_size(ona__window *w, int *width, int *height) {
