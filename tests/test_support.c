@@ -218,7 +218,8 @@ ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name,
 static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size, (void)data;
     static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM",
-                                         "libglapi", "libgbm", "libGLX", "libGL."};
+                                         "libglapi", "libgbm", "libGLX", "libGL.",
+                                         "libudev"};
     for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++) {
         if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
             /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */

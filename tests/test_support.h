@@ -67,7 +67,10 @@ ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_
 /* Keeps the GL driver's libraries loaded for the rest of the process. Call once a GL context
  * exists. EGL unloads the driver when the last context goes; pinned, what LeakSanitizer finds
  * inside the driver is reported under the library's name, which tests/lsan.supp names, instead
- * of as an "<unknown module>" that could be anyone's. */
+ * of as an "<unknown module>" that could be anyone's. SDL's libudev (loaded with the gamepad
+ * subsystem, unloaded with it) is pinned too: a library with thread-local storage loaded and
+ * unloaded again and again leaves a stale dynamic-TLS entry that crashes LeakSanitizer's
+ * tracer at exit ("Tracer caught signal 11", test_text). */
 void pin_gl_driver(void);
 
 /* Runs one suite with Check and returns the process exit status. */
