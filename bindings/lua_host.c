@@ -46,6 +46,7 @@ struct ona__lua_pool {
     void *free[POOL_MAX / POOL_CLASS]; /* a free block's first word links the next one */
     char *bump, *bump_end;             /* the unused end of the newest chunk */
     pool_chunk *chunks;
+    bool mixed; /* some small blocks came from the allocator hook (pool_owns) */
 };
 
 static inline size_t pool_class(size_t size) {
@@ -100,18 +101,37 @@ static void pool_destroy(ona__lua *lua) {
     lua->pool = NULL;
 }
 
-/* A block of nsize bytes in place of ptr (osize bytes, or NULL), from the pool or the hook by
- * size; ptr is left as it was when this fails. */
+/* Whether the block at p (osize bytes) is the pool's. Only a mixed pool (blocks of both kinds)
+ * needs to look: the allocator hook was replaced while the state lived (the fault-injecting
+ * tests do), and small blocks made meanwhile came from the new hook. */
+static bool pool_owns(const struct ona__lua_pool *pool, const void *p, size_t osize) {
+    if (osize > POOL_MAX)
+        return false;
+    if (!pool->mixed)
+        return true;
+    for (const pool_chunk *c = pool->chunks; c; c = c->next)
+        if ((const char *)p >= (const char *)c && (const char *)p < (const char *)c + POOL_CHUNK)
+            return true;
+    return false;
+}
+
+/* A block of nsize bytes in place of ptr (osize bytes, or NULL): small ones from the pool while
+ * the hook is libc's, the others through the hook; ptr is left as it was when this fails. */
 static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, size_t nsize) {
-    if (nsize > POOL_MAX && (!ptr || osize > POOL_MAX))
+    bool use_pool = ona__allocator_is_default();
+    bool was_pooled = ptr && pool_owns(pool, ptr, osize);
+    bool pooled = use_pool && nsize <= POOL_MAX;
+    if (!use_pool && nsize <= POOL_MAX)
+        pool->mixed = true;
+    if (!was_pooled && !pooled)
         return ona__realloc(ptr, nsize);
-    if (ptr && osize <= POOL_MAX && nsize <= POOL_MAX && pool_class(osize) == pool_class(nsize))
+    if (was_pooled && pooled && pool_class(osize) == pool_class(nsize))
         return ptr;
-    void *p = nsize <= POOL_MAX ? pool_alloc(pool, nsize) : ona__malloc(nsize);
+    void *p = pooled ? pool_alloc(pool, nsize) : ona__malloc(nsize);
     if (!p || !ptr)
         return p;
     memcpy(p, ptr, ONA_MIN(osize, nsize));
-    if (osize <= POOL_MAX)
+    if (was_pooled)
         pool_free(pool, ptr, osize);
     else
         ona__free(ptr);
@@ -120,7 +140,8 @@ static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, s
 
 /* Every byte goes through the runtime's allocator hook (ona__realloc/ona__free): an embedder's
  * allocator, and the fault-injecting tests' (which can fail any Lua allocation), see each block
- * of Lua's memory, since a state gets a pool only while the hook is libc's. A failed allocation
+ * of Lua's memory: the pool is used only while the hook is libc's (a state made under another
+ * hook has none; one whose hook is replaced while it lives takes its new blocks from the hook). A failed allocation
  * is LuaJIT's out-of-memory error, raised in the state: an error of that system. The cap test is
  * written so that an uncapped system (mem_cap 0) and a lifted cap never refuse, and so that it
  * cannot overflow. */
@@ -129,7 +150,7 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (!ptr)
         osize = 0;
     if (nsize == 0) {
-        if (ptr && lua->pool && osize <= POOL_MAX)
+        if (ptr && lua->pool && pool_owns(lua->pool, ptr, osize))
             pool_free(lua->pool, ptr, osize);
         else
             ona__free(ptr);
@@ -142,6 +163,14 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     void *p = lua->pool ? pool_realloc(lua->pool, ptr, osize, nsize) : ona__realloc(ptr, nsize);
+    if (!p && ptr && nsize <= osize) {
+        /* A shrink never fails (LuaJIT shrinks stacks inside the collector, where an error is
+         * not expected): the block stays as it was, large enough. A hook's block may now be
+         * small: frees look whose it is. */
+        p = ptr;
+        if (lua->pool)
+            lua->pool->mixed = true;
+    }
     if (!p)
         return NULL;
     lua->mem_used = lua->mem_used - osize + nsize;
