@@ -141,10 +141,10 @@ static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, s
 /* Every byte goes through the runtime's allocator hook (ona__realloc/ona__free): an embedder's
  * allocator, and the fault-injecting tests' (which can fail any Lua allocation), see each block
  * of Lua's memory: the pool is used only while the hook is libc's (a state made under another
- * hook has none; one whose hook is replaced while it lives takes its new blocks from the hook). A failed allocation
- * is LuaJIT's out-of-memory error, raised in the state: an error of that system. The cap test is
- * written so that an uncapped system (mem_cap 0) and a lifted cap never refuse, and so that it
- * cannot overflow. */
+ * hook has none; one whose hook is replaced while it lives takes its new blocks from the hook).
+ * A failed allocation is LuaJIT's out-of-memory error, raised in the state: an error of that
+ * system. The cap test is written so that an uncapped system (mem_cap 0) and a lifted cap never
+ * refuse, and so that it cannot overflow. */
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     ona__lua *lua = ud;
     if (!ptr)
