@@ -37,6 +37,9 @@ typedef struct ona__lua {
      * cap cannot make the runtime's own Lua API calls fail unprotected. */
     bool cap_lifted;
     ona_message args; /* spawn args, replayed on restart */
+    /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state
+     * allocates each block through the runtime's allocator hook (an embedder's allocator). */
+    struct ona__lua_pool *pool;
 } ona__lua;
 
 /* The Lua system whose state (or coroutine) is L: the allocator's user pointer. */

@@ -217,7 +217,9 @@ static void fail(ona__lua *lua, lua_State *co, int status) {
 static int push_start(ona__lua *lua, lua_State *co) {
     ona__system *sys = lua->sys;
     ona_runtime *rt = lua->rt;
-    lua_settop(co, 0);
+    /* A reused coroutine was emptied when its last turn ended (ona__lua_run); a new one is. */
+    if (lua_gettop(co))
+        lua_settop(co, 0);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->turn_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->module_ref);
     lua_rawgeti(co, LUA_REGISTRYINDEX, lua->state_ref);
@@ -355,7 +357,8 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
     int status = lua_resume(co, nargs);
     ona__watchdog_end(&watch);
     if (status == 0) {
-        lua_settop(co, 0);
+        if (lua_gettop(co)) /* the trampoline returns nothing: no lua_settop call a turn */
+            lua_settop(co, 0);
         return ONA__TURN_DONE;
     }
     if (status == LUA_YIELD) {

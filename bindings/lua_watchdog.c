@@ -97,7 +97,8 @@ static void disarm(void *target) {
 }
 
 void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *scope) {
-    ona__watch watch = {
+    /* Described in place: ona__watchdog_begin does not copy a watch that is the scope's own. */
+    scope->watch = (ona__watch){
         .system = lua->sys->name,
         .what = what,
         .script = lua->script_path,
@@ -106,5 +107,5 @@ void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *sco
         .disarm = disarm,
         .target = lua->L,
     };
-    ona__watchdog_begin(lua->rt->watchdog, &watch, scope);
+    ona__watchdog_begin(lua->rt->watchdog, &scope->watch, scope);
 }

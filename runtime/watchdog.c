@@ -125,7 +125,8 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
         index = 0;
     if (index < 0 || (uint32_t)index >= wd->slot_count)
         return;
-    scope->watch = *watch;
+    if (watch != &scope->watch) /* the Lua host describes its runs in place */
+        scope->watch = *watch;
     scope->slot = index;
     scope->outer = current;
     /* The outer run waits while this one runs (an outer run of another runtime on the same

@@ -30,6 +30,10 @@ void ona_set_allocator(const ona_allocator *allocator) {
         current = (ona_allocator){default_realloc, default_free, NULL};
 }
 
+bool ona__allocator_is_default(void) {
+    return current.realloc == default_realloc && current.free == default_free;
+}
+
 void *ona__malloc(size_t size) {
     return current.realloc(current.user, NULL, size ? size : 1);
 }

@@ -30,6 +30,8 @@ void *ona__malloc(size_t size);
 void *ona__calloc(size_t count, size_t size);
 void *ona__realloc(void *ptr, size_t size);
 void ona__free(void *ptr);
+/* Whether the allocator hook is the default (libc's): the Lua states' pools use it (lua_host.c). */
+bool ona__allocator_is_default(void);
 
 /* Monotonic nanoseconds. */
 static inline uint64_t ona__now_ns(void) {
