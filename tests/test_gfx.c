@@ -5,8 +5,8 @@
  * a broken shader reload that keeps the runtime drawing; input events reaching every system;
  * the order in which the shader folder is chosen.
  *
- * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering (then
- * look at them before committing).
+ * Set ONA_UPDATE_GOLDEN=1 to rewrite the golden PNGs in tests/golden/ from this machine's rendering
+ * (then look at them before committing).
  */
 #include "test_support.h"
 
@@ -63,28 +63,14 @@ static ona_runtime *make_runtime(uint32_t threads, const char *shader_dir) {
                              .script_roots = roots,
                              .video = ONA_VIDEO_OFFSCREEN,
                              .window = {.width = W, .height = H, .shader_dir = shader_dir}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    pin_gl_driver();
-    return rt;
+    return create_runtime(&desc);
 }
 
 /* Steps `frames` frames with a screenshot of the last one, and returns its RGBA pixels. */
 static uint8_t *render(ona_runtime *rt, int frames) {
     char path[600];
     snprintf(path, sizeof path, "%s/shot.png", tmpdir);
-    for (int i = 0; i < frames; i++) {
-        if (i == frames - 1)
-            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    }
-    int w, h, n;
-    uint8_t *pixels = stbi_load(path, &w, &h, &n, 4);
-    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", path, captured_logs_text());
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    return pixels;
+    return shoot_frames(rt, frames, 1.0 / 60, path, W, H);
 }
 
 static uint8_t *render_scene(uint32_t threads) {
@@ -108,28 +94,7 @@ static const uint8_t *pixel(const uint8_t *p, int x, int y) {
 
 START_TEST(test_gfx_scene_matches_golden) {
     uint8_t *got = render_scene(1);
-    const char *golden = ONA_SOURCE_DIR "/tests/golden/scene.png";
-    if (getenv("ONA_UPDATE_GOLDEN")) {
-        ck_assert(stbi_write_png(golden, W, H, 4, got, W * 4));
-        fprintf(stderr, "wrote %s\n", golden);
-    }
-    int w, h, n;
-    uint8_t *want = stbi_load(golden, &w, &h, &n, 4);
-    ck_assert_msg(want != NULL, "missing %s (run with ONA_UPDATE_GOLDEN=1 once)", golden);
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    /* Tolerance: rasterisers may differ on an edge pixel's coverage, not on the picture. */
-    long differing = 0;
-    double total = 0;
-    for (int i = 0; i < W * H * 4; i++) {
-        int d = abs((int)got[i] - (int)want[i]);
-        total += d;
-        if (d > 24)
-            differing++;
-    }
-    ck_assert_msg(differing <= W * H * 4 / 200, "%ld channel values differ by more than 24",
-                  differing);
-    ck_assert_msg(total / (W * H * 4) < 2.0, "mean difference %.2f", total / (W * H * 4));
+    expect_golden(got, W, H, "scene");
     /* A few things a person would check by eye, independent of the golden file. */
     const uint8_t *bg = pixel(got, 2, 60);
     ck_assert(bg[0] < 40 && bg[1] < 40 && bg[2] > 30 && bg[2] < 70); /* clear colour */
@@ -137,7 +102,6 @@ START_TEST(test_gfx_scene_matches_golden) {
     ck_assert(a[0] > 240 && a[1] > 240); /* checker's white corner, layer 1 over layer 0 */
     const uint8_t *ph = pixel(got, 101, 5);
     ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240); /* the placeholder's magenta */
-    stbi_image_free(want);
     stbi_image_free(got);
 }
 END_TEST
@@ -153,8 +117,9 @@ END_TEST
 
 START_TEST(test_gfx_missing_texture_logs_path_and_shows_placeholder) {
     uint8_t *got = render_scene(2);
-    ck_assert_msg(captured_logs_contain("does_not_exist.png: no such file; drawing the placeholder"),
-                  "%s", captured_logs_text());
+    ck_assert_msg(
+        captured_logs_contain("does_not_exist.png: no such file; drawing the placeholder"), "%s",
+        captured_logs_text());
     ck_assert(captured_logs_contain("scene3"));
     const uint8_t *ph = pixel(got, 101, 5);
     ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240);
@@ -248,8 +213,8 @@ START_TEST(test_gfx_input_events_reach_every_system) {
 }
 END_TEST
 
-/* Where the shaders come from (runtime/gfx/video.c): the desc's folder, else $ONA_SHADER_DIR, else a
- * search (next to the binary, the install prefix, the source tree) logged at debug level. */
+/* Where the shaders come from (runtime/gfx/video.c): the desc's folder, else $ONA_SHADER_DIR, else
+ * a search (next to the binary, the install prefix, the source tree) logged at debug level. */
 START_TEST(test_gfx_shader_dir_search_order) {
     char dir[600], empty[600], vert[700], frag[700], line[800];
     snprintf(dir, sizeof dir, "%s/shaders", tmpdir);
@@ -280,7 +245,9 @@ START_TEST(test_gfx_shader_dir_search_order) {
 
     /* A folder without shaders fails the runtime with the file named. */
     ck_assert_int_eq(setenv("ONA_SHADER_DIR", empty, 1), 0);
-    ona_runtime_desc desc = {.threads = 1, .script_roots = roots, .video = ONA_VIDEO_OFFSCREEN,
+    ona_runtime_desc desc = {.threads = 1,
+                             .script_roots = roots,
+                             .video = ONA_VIDEO_OFFSCREEN,
                              .window = {.width = W, .height = H}};
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), ONA_EGFX);
     snprintf(line, sizeof line, "%s/sprite.vert", empty);
@@ -354,7 +321,8 @@ START_TEST(test_gfx_camera_viewport_limits_drawing) {
     spawn_lua(rt, "viewport.lua", NULL, none, args, 0, 0);
     uint8_t *got = render(rt, 2);
     const uint8_t *inside = pixel(got, 32, 32), *outside = pixel(got, 100, 100);
-    ck_assert_msg(inside[0] > 200, "inside the viewport: %d %d %d", inside[0], inside[1], inside[2]);
+    ck_assert_msg(inside[0] > 200, "inside the viewport: %d %d %d", inside[0], inside[1],
+                  inside[2]);
     ck_assert_msg(outside[2] > 200 && outside[0] < 20, "outside: %d %d %d", outside[0], outside[1],
                   outside[2]);
     const uint8_t *right = pixel(got, 70, 10);
