@@ -98,8 +98,8 @@ static int l_text_font(lua_State *L) {
     }
     ona_runtime *rt = runtime_of(L);
     char path[1024];
-    if (name && ona__runtime_find(rt, name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
+    if (name)
+        ona__runtime_locate(rt, name, path, sizeof path);
     ona_font font;
     int rc = ona__fonts_load(rt->video.fonts, name ? path : NULL, (int)size,
                              ona__lua_of(L)->sys->name, &font);

@@ -367,8 +367,8 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     if (rc)
         return rc;
     char resolved[4096];
-    if (path && ona__runtime_find(ona_ctx_runtime(ctx), path, resolved, sizeof resolved) != 0)
-        snprintf(resolved, sizeof resolved, "%s", path);
+    if (path)
+        ona__runtime_locate(ona_ctx_runtime(ctx), path, resolved, sizeof resolved);
     return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
 }
 

@@ -19,6 +19,7 @@
 #include "watchdog.h"
 
 #include <signal.h>
+#include <stdio.h>
 
 /* signals.c: SIGINT/SIGTERM for a runtime created with handle_signals. The handler only writes
  * the signal's number to a pipe; the thread "ona-signals" reads it, asks the runtime to quit and
@@ -74,6 +75,13 @@ static inline ona_runtime *ona__runtime_of(ona__core *core) {
 /* Finds a game file by name under the runtime's script roots (paths.h). */
 static inline int ona__runtime_find(ona_runtime *rt, const char *name, char *path, size_t size) {
     return ona__paths_resolve(rt->roots, rt->root_count, name, path, size);
+}
+
+/* The path a loader opens for `name`: where ona__runtime_find finds it, else `name` as given (cut
+ * to `size`), so that a missing file is reported by the name the game used. */
+static inline void ona__runtime_locate(ona_runtime *rt, const char *name, char *path, size_t size) {
+    if (ona__runtime_find(rt, name, path, size) != 0)
+        snprintf(path, size, "%s", name);
 }
 
 /* native.c: the one draw path of Lua and native systems. Appends `count` sprites drawn by `sys`
