@@ -91,6 +91,13 @@ static inline void ona__runtime_locate(ona_runtime *rt, const char *name, char *
 int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
                      uint32_t count);
 
+/* native.c: the one print path of Lua and native systems (ona.gfx.print, ona_ctx_print): lays out
+ * `text` with `font` and draws its glyphs as `sys` through ona__system_draw on desc's layer
+ * (desc may be NULL: the defaults). Errors: ONA_ETHREAD (not inside a turn: glyphs are only made
+ * there, where main cannot be uploading the atlas), ONA_ESTALE, ONA_ENOMEM. */
+int ona__system_print(ona__system *sys, ona_font font, const char *text, size_t length, float x,
+                      float y, const ona_text_desc *desc);
+
 /* reload.c: at the frame boundary, applies the file changes seen (scripts, modules, shaders,
  * textures). Main thread. */
 void ona__runtime_apply_reloads(ona_runtime *rt);
