@@ -97,21 +97,7 @@ static void play_scripted(ona_runtime *rt, int frames) {
 /* No error or warning was logged, and no system failed: every one is running, never restarted
  * (main, a one-shot that spawned the others, ended at the first frame boundary). */
 static void assert_clean(ona_runtime *rt) {
-    const char *log = captured_logs_text();
-    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
-        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
-                      "logged:\n%s", log);
-    }
-    ona_system list[32];
-    uint32_t n = ona_runtime_systems(rt, list, 32);
-    ck_assert_uint_eq(n, 10); /* the collector and the game's 9 systems */
-    for (uint32_t i = 0; i < n; i++) {
-        ona_system_stats st;
-        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
-        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
-                      st.errors, st.restarts, log);
-        ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
-    }
+    assert_game_clean(rt, 10); /* the collector and the game's 9 systems */
 }
 
 /* The reports: ("score", score, frame) and ("mode", mode, wave, lives, frame) in order.

@@ -46,20 +46,7 @@ static void step(ona_runtime *rt) {
 
 /* No error or warning was logged, and no system failed. */
 static void assert_clean(ona_runtime *rt) {
-    const char *log = captured_logs_text();
-    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
-        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
-                      "logged:\n%s", log);
-    }
-    ona_system list[32];
-    uint32_t n = ona_runtime_systems(rt, list, 32);
-    ck_assert_uint_eq(n, 8); /* the collector and the game's 7 systems */
-    for (uint32_t i = 0; i < n; i++) {
-        ona_system_stats st;
-        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
-        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
-                      st.errors, st.restarts, log);
-    }
+    assert_game_clean(rt, 8); /* the collector and the game's 7 systems */
 }
 
 /* What the reports say up to `last_frame`: the furthest x, the last coin count, and a text of

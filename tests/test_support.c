@@ -307,6 +307,24 @@ void game_write_in_place(const char *name, const char *text) {
     fclose(f);
 }
 
+void assert_game_clean(ona_runtime *rt, uint32_t systems) {
+    const char *log = captured_logs_text();
+    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
+                      "logged:\n%s", log);
+    }
+    ona_system list[64];
+    uint32_t n = ona_runtime_systems(rt, list, 64);
+    ck_assert_uint_eq(n, systems);
+    for (uint32_t i = 0; i < n; i++) {
+        ona_system_stats st;
+        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
+        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
+                      st.errors, st.restarts, log);
+        ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
+    }
+}
+
 /* --- Runtimes and pictures ------------------------------------------------------------------ */
 
 ona_runtime *create_runtime(const ona_runtime_desc *desc) {

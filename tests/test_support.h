@@ -94,6 +94,10 @@ void game_write(const char *name, const char *text);
 /* Rewrites `name` in place (truncate, then write), as some editors do. */
 void game_write_in_place(const char *name, const char *text);
 
+/* For the sample games' suites: no error or warning was logged, and exactly `systems` systems
+ * exist, each running, with no error and no restart. */
+void assert_game_clean(ona_runtime *rt, uint32_t systems);
+
 /* --- Runtimes and pictures -------------------------------------------------------------------
  * Rendering is tested for real (offscreen SDL + llvmpipe): a frame's screenshot is read back and
  * compared with a small golden image, tests/golden/<name>.png, with a tolerance. */
