@@ -85,8 +85,7 @@ static int l_audio_sound(lua_State *L) {
     const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
     ona__lua *lua = ona__lua_of(L);
     char path[4096];
-    if (ona__runtime_find(lua->rt, name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
+    ona__runtime_locate(lua->rt, name, path, sizeof path);
     ona_sound s;
     int rc = ona__sounds_load(&lua->rt->audio.sounds, path, lua->sys->name, &s);
     if (rc == 0)
@@ -168,8 +167,8 @@ static int l_audio_music(lua_State *L) {
     if (ona__audio_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
         ona__lua_argerror(L, 2, fn, why);
     char path[4096];
-    if (name && ona__runtime_find(ona__lua_of(L)->rt, name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
+    if (name)
+        ona__runtime_locate(ona__lua_of(L)->rt, name, path, sizeof path);
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
     return 0;
 }

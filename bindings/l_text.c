@@ -98,8 +98,8 @@ static int l_text_font(lua_State *L) {
     }
     ona_runtime *rt = runtime_of(L);
     char path[1024];
-    if (name && ona__runtime_find(rt, name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
+    if (name)
+        ona__runtime_locate(rt, name, path, sizeof path);
     ona_font font;
     int rc = ona__fonts_load(rt->video.fonts, name ? path : NULL, (int)size,
                              ona__lua_of(L)->sys->name, &font);
@@ -115,17 +115,6 @@ static int l_text_font(lua_State *L) {
     return 2;
 }
 
-typedef struct print_target {
-    ona__system *sys;
-    int32_t layer;
-} print_target;
-
-static int print_emit(void *user, uint32_t texture, const ona_sprite *sprites, uint32_t count) {
-    print_target *to = user;
-    return ona__system_draw(to->sys, &(ona__draw_key){.layer = to->layer, .texture = texture},
-                            sprites, count);
-}
-
 /* ona.gfx.print(font, text, x, y [, opts]) */
 static int l_text_print(lua_State *L) {
     static const char fn[] = "ona.gfx.print";
@@ -138,12 +127,10 @@ static int l_text_print(lua_State *L) {
         ona__lua_raise(L, fn, "x and y must be finite numbers");
     ona_text_desc desc = {0};
     check_opts(L, 5, fn, true, &desc);
-    ona_runtime *rt = runtime_of(L);
-    if (!ona__video_queue(&rt->video, ona__runq_thread_index()))
+    int rc = ona__system_print(ona__lua_of(L)->sys, font, text, length, x, y, &desc);
+    if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only draw during a turn (init or process), not in the main chunk");
-    print_target to = {ona__lua_of(L)->sys, desc.layer};
-    int rc = ona__text_print(rt->video.fonts, font, text, length, x, y, &desc, print_emit, &to);
     if (rc)
         ona__lua_raise(L, fn, "%s", ona_strerror(rc));
     return 0;

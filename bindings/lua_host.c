@@ -183,6 +183,18 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 extern const unsigned char ona_prelude_lua[];
 extern const unsigned long ona_prelude_lua_size;
+extern const unsigned char ona_inbox_lua[];
+extern const unsigned long ona_inbox_lua_size;
+
+/* package.preload["ona.inbox"]: the message protocol module (scripts/inbox.lua) ships inside the
+ * library, so every game can require it without a copy of its own. */
+static int load_inbox(lua_State *L) {
+    if (luaL_loadbuffer(L, (const char *)ona_inbox_lua, ona_inbox_lua_size, "=ona/inbox.lua"))
+        return lua_error(L);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    return 1;
+}
 
 /* Builds "root1/?.lua;root1/?/init.lua;root2/?.lua;..." for package.path. */
 static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
@@ -208,6 +220,11 @@ static int open_state(lua_State *L) {
      * instructions). It restarts before the script's chunk, which may make garbage. */
     lua_gc(L, LUA_GCSTOP, 0);
     luaL_openlibs(L);
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, load_inbox);
+    lua_setfield(L, -2, "ona.inbox");
+    lua_pop(L, 2);
     ona__lua_register_types(L);
     ona__lua_open_ona(L); /* pushes ona, raw */
     lua_pushvalue(L, -2);

@@ -62,8 +62,7 @@ int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out) 
         return ONA_EINVAL;
     out->id = 0;
     char resolved[4096];
-    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0)
-        snprintf(resolved, sizeof resolved, "%s", path);
+    ona__runtime_locate(rt, path, resolved, sizeof resolved);
     FILE *f = fopen(resolved, "rb");
     if (!f) {
         ona_log(ONA_LOG_ERROR, resolved, "shader: no such file");

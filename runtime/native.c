@@ -367,8 +367,8 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     if (rc)
         return rc;
     char resolved[4096];
-    if (path && ona__runtime_find(ona_ctx_runtime(ctx), path, resolved, sizeof resolved) != 0)
-        snprintf(resolved, sizeof resolved, "%s", path);
+    if (path)
+        ona__runtime_locate(ona_ctx_runtime(ctx), path, resolved, sizeof resolved);
     return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
 }
 
@@ -399,7 +399,8 @@ int ona_ctx_load(ona_ctx *ctx, const char *name, ona_message *out) {
     return ctx ? ona_runtime_load(ona_ctx_runtime(ctx), name, out) : ONA_EINVAL;
 }
 
-/* --- Text (issue 10): fonts from any thread, printing from a native system's callbacks ---------- */
+/* --- Text (issue 10): fonts from any thread, printing from a native system's callbacks ----------
+ */
 
 int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, ona_font *out) {
     if (out)
@@ -421,16 +422,21 @@ static int print_emit(void *user, uint32_t texture, const ona_sprite *sprites, u
                             sprites, count);
 }
 
+int ona__system_print(ona__system *sys, ona_font font, const char *text, size_t length, float x,
+                      float y, const ona_text_desc *desc) {
+    ona_runtime *rt = ona__runtime_of(sys->core);
+    /* Glyphs are only made inside a turn, where main cannot be uploading the atlas. */
+    if (!ona__video_queue(&rt->video, ona__runq_thread_index()))
+        return ONA_ETHREAD;
+    print_target to = {sys, desc ? desc->layer : 0};
+    return ona__text_print(rt->video.fonts, font, text, length, x, y, desc, print_emit, &to);
+}
+
 int ona_ctx_print(ona_ctx *ctx, ona_font font, const char *text, size_t length, float x, float y,
                   const ona_text_desc *desc) {
     if (!ctx || (!text && length))
         return ONA_EINVAL;
-    ona_runtime *rt = ona__runtime_of(ctx->sys->core);
-    /* Glyphs are only made inside a turn, where main cannot be uploading the atlas. */
-    if (!ona__video_queue(&rt->video, ona__runq_thread_index()))
-        return ONA_ETHREAD;
-    print_target to = {ctx->sys, desc ? desc->layer : 0};
-    return ona__text_print(rt->video.fonts, font, text, length, x, y, desc, print_emit, &to);
+    return ona__system_print(ctx->sys, font, text, length, x, y, desc);
 }
 
 int ona_font_measure(ona_runtime *rt, ona_font font, const char *text, size_t length,

@@ -433,8 +433,7 @@ int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out
     if (!rt || !path || !out)
         return ONA_EINVAL;
     char resolved[4096];
-    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0)
-        snprintf(resolved, sizeof resolved, "%s", path);
+    ona__runtime_locate(rt, path, resolved, sizeof resolved);
     int rc = ona__textures_load(&rt->video.textures, resolved, "gfx", out);
     if (rc == 0)
         ona__hot_reload_watch(&rt->hot, resolved);
@@ -489,8 +488,7 @@ int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     if (!path)
         return ONA_EINVAL;
     char resolved[4096];
-    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0)
-        snprintf(resolved, sizeof resolved, "%s", path);
+    ona__runtime_locate(rt, path, resolved, sizeof resolved);
     int rc = ona__sounds_load(&rt->audio.sounds, resolved, "audio", out);
     if (rc == 0)
         ona__hot_reload_watch(&rt->hot, resolved);

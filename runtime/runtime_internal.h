@@ -19,6 +19,7 @@
 #include "watchdog.h"
 
 #include <signal.h>
+#include <stdio.h>
 
 /* signals.c: SIGINT/SIGTERM for a runtime created with handle_signals. The handler only writes
  * the signal's number to a pipe; the thread "ona-signals" reads it, asks the runtime to quit and
@@ -76,12 +77,26 @@ static inline int ona__runtime_find(ona_runtime *rt, const char *name, char *pat
     return ona__paths_resolve(rt->roots, rt->root_count, name, path, size);
 }
 
+/* The path a loader opens for `name`: where ona__runtime_find finds it, else `name` as given (cut
+ * to `size`), so that a missing file is reported by the name the game used. */
+static inline void ona__runtime_locate(ona_runtime *rt, const char *name, char *path, size_t size) {
+    if (ona__runtime_find(rt, name, path, size) != 0)
+        snprintf(path, size, "%s", name);
+}
+
 /* native.c: the one draw path of Lua and native systems. Appends `count` sprites drawn by `sys`
  * with `key` to the render queue of the thread running its turn, with the system's spawn order
  * and submission counter (so the merged picture does not depend on the thread). Errors:
  * ONA_ETHREAD (not inside a turn: no frame is being built), ONA_ENOMEM. */
 int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
                      uint32_t count);
+
+/* native.c: the one print path of Lua and native systems (ona.gfx.print, ona_ctx_print): lays out
+ * `text` with `font` and draws its glyphs as `sys` through ona__system_draw on desc's layer
+ * (desc may be NULL: the defaults). Errors: ONA_ETHREAD (not inside a turn: glyphs are only made
+ * there, where main cannot be uploading the atlas), ONA_ESTALE, ONA_ENOMEM. */
+int ona__system_print(ona__system *sys, ona_font font, const char *text, size_t length, float x,
+                      float y, const ona_text_desc *desc);
 
 /* reload.c: at the frame boundary, applies the file changes seen (scripts, modules, shaders,
  * textures). Main thread. */

@@ -274,19 +274,28 @@ static int flatten(ona_message *value, ona_message *out, char *what, size_t what
     return rc;
 }
 
-int ona__save_write_message(const char *dir, const char *name, ona_message *value, char *err,
-                            size_t errsize) {
-    char path[4096];
-    int rc = ona__save_path(dir ? dir : "", name, path, sizeof path, err, errsize);
+/* The path of save `name` in `dir`, checking the name first: 0, the error of ona__save_path, or
+ * ONA_ENOENT when there is no save folder, reported as "save <name>: <no_folder>". */
+static int locate(const char *dir, const char *name, char *path, size_t size, char *err,
+                  size_t errsize, const char *no_folder) {
+    int rc = ona__save_path(dir ? dir : "", name, path, size, err, errsize);
     if (rc)
         return rc;
     if (!dir || !*dir) {
-        put_err(err, errsize,
-                "save %s: no save folder (neither XDG_DATA_HOME nor HOME is set; set "
-                "ona_runtime_desc.save_dir or the launcher's --save-dir)",
-                name);
+        put_err(err, errsize, "save %s: %s", name, no_folder);
         return ONA_ENOENT;
     }
+    return 0;
+}
+
+int ona__save_write_message(const char *dir, const char *name, ona_message *value, char *err,
+                            size_t errsize) {
+    char path[4096];
+    int rc = locate(dir, name, path, sizeof path, err, errsize,
+                    "no save folder (neither XDG_DATA_HOME nor HOME is set; set "
+                    "ona_runtime_desc.save_dir or the launcher's --save-dir)");
+    if (rc)
+        return rc;
     if (!value || ona_message_count(value) != 1) {
         put_err(err, errsize, "save %s (%s): a save holds exactly one value, got %u", name, path,
                 value ? ona_message_count(value) : 0);
@@ -367,16 +376,10 @@ int ona__save_read(const char *dir, const char *name, uint8_t **bytes, size_t *s
     *bytes = NULL;
     *size = 0;
     char path[4096];
-    int rc = ona__save_path(dir ? dir : "", name, path, sizeof path, err, errsize);
+    int rc = locate(dir, name, path, sizeof path, err, errsize,
+                    "no such save (no save folder: neither XDG_DATA_HOME nor HOME is set)");
     if (rc)
         return rc;
-    if (!dir || !*dir) {
-        put_err(err, errsize,
-                "save %s: no such save (no save folder: neither XDG_DATA_HOME nor "
-                "HOME is set)",
-                name);
-        return ONA_ENOENT;
-    }
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;

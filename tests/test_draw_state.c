@@ -77,29 +77,14 @@ static ona_runtime *make_runtime(uint32_t threads, ona_video video) {
                              .script_roots = roots,
                              .video = video,
                              .window = {.width = W, .height = H}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    if (video != ONA_VIDEO_NONE)
-        pin_gl_driver();
-    return rt;
+    return create_runtime(&desc);
 }
 
 /* Steps `frames` frames with a screenshot of the last one; returns its RGBA pixels. */
 static uint8_t *render(ona_runtime *rt, int frames) {
     char path[600];
     snprintf(path, sizeof path, "%s/shot.png", game_dir());
-    for (int i = 0; i < frames; i++) {
-        if (i == frames - 1)
-            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    }
-    int w, h, n;
-    uint8_t *pixels = stbi_load(path, &w, &h, &n, 4);
-    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", path, captured_logs_text());
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    return pixels;
+    return shoot_frames(rt, frames, 1.0 / 60, path, W, H);
 }
 
 static const uint8_t *pixel(const uint8_t *p, int x, int y) {
@@ -119,34 +104,6 @@ static bool near(const uint8_t *p, int x, int y, int r, int g, int b, int tol) {
                       x, y, q_[0], q_[1], q_[2], r, g, b);                                         \
     } while (0)
 
-/* Compares with tests/golden/<name>.png (rewritten with ONA_UPDATE_GOLDEN=1). */
-static void expect_golden(const uint8_t *got, const char *name) {
-    char golden[600];
-    snprintf(golden, sizeof golden, "%s/tests/golden/%s.png", ONA_SOURCE_DIR, name);
-    if (getenv("ONA_UPDATE_GOLDEN")) {
-        ck_assert(stbi_write_png(golden, W, H, 4, got, W * 4));
-        fprintf(stderr, "wrote %s\n", golden);
-    }
-    int w, h, n;
-    uint8_t *want = stbi_load(golden, &w, &h, &n, 4);
-    ck_assert_msg(want != NULL, "missing %s (run with ONA_UPDATE_GOLDEN=1 once)", golden);
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    /* Tolerance: rasterisers may differ on an edge pixel's coverage, not on the picture. */
-    long differing = 0;
-    double total = 0;
-    for (int i = 0; i < W * H * 4; i++) {
-        int d = abs((int)got[i] - (int)want[i]);
-        total += d;
-        if (d > 24)
-            differing++;
-    }
-    stbi_image_free(want);
-    ck_assert_msg(differing <= W * H * 4 / 200, "%s: %ld channel values differ by more than 24",
-                  name, differing);
-    ck_assert_msg(total / (W * H * 4) < 2.0, "%s: mean difference %.2f", name, total / (W * H * 4));
-}
-
 typedef uint8_t *(*scene_fn)(uint32_t threads);
 
 /* Renders a scene on 1 and on 2 threads: the same bytes; then against its golden image. */
@@ -156,7 +113,7 @@ static uint8_t *render_checked(scene_fn scene, const char *golden) {
     ck_assert_msg(memcmp(one, two, (size_t)W * H * 4) == 0,
                   "%s: 1 and 2 threads draw different pictures", golden);
     stbi_image_free(two);
-    expect_golden(one, golden);
+    expect_golden(one, W, H, golden);
     return one;
 }
 

@@ -30,12 +30,7 @@ static ona_runtime *make_runtime(uint32_t threads, ona_video video) {
                              .script_roots = roots,
                              .video = video,
                              .window = {.width = 64, .height = 64}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    if (video != ONA_VIDEO_NONE)
-        pin_gl_driver();
-    return rt;
+    return create_runtime(&desc);
 }
 
 static void step(ona_runtime *rt, int frames) {

@@ -63,28 +63,14 @@ static ona_runtime *make_runtime(uint32_t threads, const char *shader_dir) {
                              .script_roots = roots,
                              .video = ONA_VIDEO_OFFSCREEN,
                              .window = {.width = W, .height = H, .shader_dir = shader_dir}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    pin_gl_driver();
-    return rt;
+    return create_runtime(&desc);
 }
 
 /* Steps `frames` frames with a screenshot of the last one, and returns its RGBA pixels. */
 static uint8_t *render(ona_runtime *rt, int frames) {
     char path[600];
     snprintf(path, sizeof path, "%s/shot.png", tmpdir);
-    for (int i = 0; i < frames; i++) {
-        if (i == frames - 1)
-            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    }
-    int w, h, n;
-    uint8_t *pixels = stbi_load(path, &w, &h, &n, 4);
-    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", path, captured_logs_text());
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    return pixels;
+    return shoot_frames(rt, frames, 1.0 / 60, path, W, H);
 }
 
 static uint8_t *render_scene(uint32_t threads) {
@@ -108,28 +94,7 @@ static const uint8_t *pixel(const uint8_t *p, int x, int y) {
 
 START_TEST(test_gfx_scene_matches_golden) {
     uint8_t *got = render_scene(1);
-    const char *golden = ONA_SOURCE_DIR "/tests/golden/scene.png";
-    if (getenv("ONA_UPDATE_GOLDEN")) {
-        ck_assert(stbi_write_png(golden, W, H, 4, got, W * 4));
-        fprintf(stderr, "wrote %s\n", golden);
-    }
-    int w, h, n;
-    uint8_t *want = stbi_load(golden, &w, &h, &n, 4);
-    ck_assert_msg(want != NULL, "missing %s (run with ONA_UPDATE_GOLDEN=1 once)", golden);
-    ck_assert_int_eq(w, W);
-    ck_assert_int_eq(h, H);
-    /* Tolerance: rasterisers may differ on an edge pixel's coverage, not on the picture. */
-    long differing = 0;
-    double total = 0;
-    for (int i = 0; i < W * H * 4; i++) {
-        int d = abs((int)got[i] - (int)want[i]);
-        total += d;
-        if (d > 24)
-            differing++;
-    }
-    ck_assert_msg(differing <= W * H * 4 / 200, "%ld channel values differ by more than 24",
-                  differing);
-    ck_assert_msg(total / (W * H * 4) < 2.0, "mean difference %.2f", total / (W * H * 4));
+    expect_golden(got, W, H, "scene");
     /* A few things a person would check by eye, independent of the golden file. */
     const uint8_t *bg = pixel(got, 2, 60);
     ck_assert(bg[0] < 40 && bg[1] < 40 && bg[2] > 30 && bg[2] < 70); /* clear colour */
@@ -137,7 +102,6 @@ START_TEST(test_gfx_scene_matches_golden) {
     ck_assert(a[0] > 240 && a[1] > 240); /* checker's white corner, layer 1 over layer 0 */
     const uint8_t *ph = pixel(got, 101, 5);
     ck_assert(ph[0] > 240 && ph[1] < 20 && ph[2] > 240); /* the placeholder's magenta */
-    stbi_image_free(want);
     stbi_image_free(got);
 }
 END_TEST

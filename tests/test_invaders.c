@@ -40,12 +40,7 @@ static ona_runtime *make_runtime(uint32_t threads, ona_video video, int width, i
                              .video = video,
                              .save_dir = save_dir,
                              .window = {.width = width, .height = height}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    if (video != ONA_VIDEO_NONE)
-        pin_gl_driver();
-    return rt;
+    return create_runtime(&desc);
 }
 
 /* Creates a runtime, the collector (spawned first, so it is the `report` of main.lua's args) and
@@ -102,21 +97,7 @@ static void play_scripted(ona_runtime *rt, int frames) {
 /* No error or warning was logged, and no system failed: every one is running, never restarted
  * (main, a one-shot that spawned the others, ended at the first frame boundary). */
 static void assert_clean(ona_runtime *rt) {
-    const char *log = captured_logs_text();
-    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
-        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
-                      "logged:\n%s", log);
-    }
-    ona_system list[32];
-    uint32_t n = ona_runtime_systems(rt, list, 32);
-    ck_assert_uint_eq(n, 10); /* the collector and the game's 9 systems */
-    for (uint32_t i = 0; i < n; i++) {
-        ona_system_stats st;
-        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
-        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
-                      st.errors, st.restarts, log);
-        ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
-    }
+    assert_game_clean(rt, 10); /* the collector and the game's 9 systems */
 }
 
 /* The reports: ("score", score, frame) and ("mode", mode, wave, lives, frame) in order.
@@ -348,19 +329,10 @@ START_TEST(test_invaders_draws_offscreen) {
     ona_runtime *rt = start_game(2, ONA_VIDEO_OFFSCREEN, "seed=1");
     char path[64];
     snprintf(path, sizeof path, "/tmp/ona-invaders-%ld.png", (long)getpid());
-    for (int f = 1; f <= 30; f++) {
-        if (f == 30)
-            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
-        step(rt);
-    }
+    enum { w = 320, h = 240 };
+    uint8_t *px = shoot_frames(rt, 30, 1.0 / 60, path, w, h);
     assert_clean(rt);
     ona_runtime_destroy(rt);
-    int w, h, n;
-    uint8_t *px = stbi_load(path, &w, &h, &n, 4);
-    ck_assert_msg(px != NULL, "no screenshot at %s", path);
-    unlink(path);
-    ck_assert_int_eq(w, 320);
-    ck_assert_int_eq(h, 240);
     /* At 320 x 240 the world is drawn at zoom 1: world units are pixels. Count what is lit
      * (anything brighter than the backdrop) in the formation's band, the cannon's row, and the
      * HUD line, and look for the squids' pink and the cannon's green. */

@@ -2,11 +2,11 @@
  * test_platformer.c: the platformer sample (samples/platformer) played headless through the
  * embedding API with a fixed time step and the autoplay pilot, the native collector
  * (test_support.c) as the game's `report` system: ("player", x, y, frame) from player every
- * 10th frame and ("coins", count, frame) from coins when the count changes. Checks that the pilot runs through the level
- * (larger than the screen: the camera scrolls) and collects coins without an error, that the run
- * is the same on 1 and 2 threads, that the rendered frames (tile map, animated sheets, additive
- * particles, the world's canvas through the game shader, the screen-space HUD) are identical on 1
- * and 2 threads, and that escape quits.
+ * 10th frame and ("coins", count, frame) from coins when the count changes. Checks that the pilot
+ * runs through the level (larger than the screen: the camera scrolls) and collects coins without an
+ * error, that the run is the same on 1 and 2 threads, that the rendered frames (tile map, animated
+ * sheets, additive particles, the world's canvas through the game shader, the screen-space HUD) are
+ * identical on 1 and 2 threads, and that escape quits.
  */
 #include "test_support.h"
 
@@ -34,11 +34,7 @@ static ona_runtime *start_game(uint32_t threads, ona_video video, const char *ar
                              .script_roots = roots,
                              .video = video,
                              .window = {.width = 640, .height = 360}};
-    ona_runtime *rt = NULL;
-    int rc = ona_runtime_create(&desc, &rt);
-    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    if (video != ONA_VIDEO_NONE)
-        pin_gl_driver();
+    ona_runtime *rt = create_runtime(&desc);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "main.lua", "main", report, args, 0, 0);
     return rt;
@@ -50,20 +46,7 @@ static void step(ona_runtime *rt) {
 
 /* No error or warning was logged, and no system failed. */
 static void assert_clean(ona_runtime *rt) {
-    const char *log = captured_logs_text();
-    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
-        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
-                      "logged:\n%s", log);
-    }
-    ona_system list[32];
-    uint32_t n = ona_runtime_systems(rt, list, 32);
-    ck_assert_uint_eq(n, 8); /* the collector and the game's 7 systems */
-    for (uint32_t i = 0; i < n; i++) {
-        ona_system_stats st;
-        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
-        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
-                      st.errors, st.restarts, log);
-    }
+    assert_game_clean(rt, 8); /* the collector and the game's 7 systems */
 }
 
 /* What the reports say up to `last_frame`: the furthest x, the last coin count, and a text of
@@ -152,20 +135,10 @@ static uint8_t *render_run(uint32_t threads, int frames) {
     ona_runtime *rt = start_game(threads, ONA_VIDEO_OFFSCREEN, "autoplay=1 seed=3");
     char path[96];
     snprintf(path, sizeof path, "/tmp/ona-platformer-%ld-%u.png", (long)getpid(), threads);
-    for (int f = 1; f <= frames; f++) {
-        if (f == frames)
-            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
-        step(rt);
-    }
+    uint8_t *px = shoot_frames(rt, frames, 1.0 / 60, path, 640, 360);
     assert_clean(rt);
     ona_runtime_destroy(rt);
     collector_free();
-    int w, h, n;
-    uint8_t *px = stbi_load(path, &w, &h, &n, 4);
-    ck_assert_msg(px != NULL, "no screenshot at %s", path);
-    unlink(path);
-    ck_assert_int_eq(w, 640);
-    ck_assert_int_eq(h, 360);
     return px;
 }
 

@@ -8,10 +8,13 @@
 #include <link.h>
 
 #include <pthread.h>
+#include <stb_image.h>
+#include <stb_image_write.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *log_text;
@@ -156,8 +159,8 @@ static int collect_process(ona_ctx *ctx, void *state, double dt) {
 
 ona_system spawn_collector(ona_runtime *rt) {
     coll = calloc(1, sizeof *coll);
-    ona_system_desc d = {.name = "collector", .process = collect_process, .user = coll,
-                         .mailbox_capacity = 1024};
+    ona_system_desc d = {
+        .name = "collector", .process = collect_process, .user = coll, .mailbox_capacity = 1024};
     ona_system h;
     ck_assert_int_eq(ona_runtime_spawn_native(rt, &d, &h), 0);
     return h;
@@ -202,18 +205,20 @@ ona_message make_args(ona_system report, const char *pairs) {
     return m;
 }
 
-ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name,
-                            ona_system report, const char *pairs, uint32_t mailbox,
-                            ona_failure_policy policy) {
+ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
+                     const char *pairs, uint32_t mailbox, ona_failure_policy policy) {
     ona_message args = make_args(report, pairs);
-    ona_spawn_desc d = {.script = script, .name = name, .args = &args,
-                        .mailbox_capacity = mailbox, .policy = policy};
+    ona_spawn_desc d = {.script = script,
+                        .name = name,
+                        .args = &args,
+                        .mailbox_capacity = mailbox,
+                        .policy = policy};
     ona_system h;
     int rc = ona_runtime_spawn(rt, &d, &h);
-    ck_assert_msg(rc == 0, "spawn %s: %s; log:\n%s", script, ona_strerror(rc), captured_logs_text());
+    ck_assert_msg(rc == 0, "spawn %s: %s; log:\n%s", script, ona_strerror(rc),
+                  captured_logs_text());
     return h;
 }
-
 
 static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size, (void)data;
@@ -301,4 +306,94 @@ void game_write_in_place(const char *name, const char *text) {
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
     fclose(f);
+}
+
+void assert_game_clean(ona_runtime *rt, uint32_t systems) {
+    const char *log = captured_logs_text();
+    for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+        ck_assert_msg(strncmp(line, "error:", 6) != 0 && strncmp(line, "warn:", 5) != 0,
+                      "logged:\n%s", log);
+    }
+    ona_system list[64];
+    uint32_t n = ona_runtime_systems(rt, list, 64);
+    ck_assert_uint_eq(n, systems);
+    for (uint32_t i = 0; i < n; i++) {
+        ona_system_stats st;
+        ck_assert_int_eq(ona_runtime_system_stats(rt, list[i], &st), 0);
+        ck_assert_msg(st.errors == 0 && st.restarts == 0, "%s: %u errors, %u restarts\n%s", st.name,
+                      st.errors, st.restarts, log);
+        ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
+    }
+}
+
+/* --- Runtimes and pictures ------------------------------------------------------------------ */
+
+ona_runtime *create_runtime(const ona_runtime_desc *desc) {
+    ona_runtime *rt = NULL;
+    int rc = ona_runtime_create(desc, &rt);
+    ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
+    if (desc->video != ONA_VIDEO_NONE)
+        pin_gl_driver();
+    return rt;
+}
+
+uint8_t *shoot_frames(ona_runtime *rt, int frames, double dt, const char *path, int w, int h) {
+    for (int i = 1; i <= frames; i++) {
+        if (i == frames)
+            ck_assert_int_eq(ona_runtime_screenshot(rt, path), 0);
+        ck_assert_int_eq(ona_runtime_step(rt, dt), 0);
+    }
+    int got_w, got_h, n;
+    uint8_t *pixels = stbi_load(path, &got_w, &got_h, &n, 4);
+    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", path, captured_logs_text());
+    ck_assert_int_eq(got_w, w);
+    ck_assert_int_eq(got_h, h);
+    unlink(path);
+    return pixels;
+}
+
+static const char *golden_path(const char *name, const char *suffix) {
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/tests/golden/%s%s", ONA_SOURCE_DIR, name, suffix);
+    return path;
+}
+
+uint8_t *golden_load(const char *name, const uint8_t *got, int w, int h) {
+    const char *golden = golden_path(name, ".png");
+    if (getenv("ONA_UPDATE_GOLDEN")) {
+        ck_assert(stbi_write_png(golden, w, h, 4, got, w * 4));
+        fprintf(stderr, "wrote %s\n", golden);
+    }
+    int got_w, got_h, n;
+    uint8_t *want = stbi_load(golden, &got_w, &got_h, &n, 4);
+    ck_assert_msg(want != NULL, "missing %s (run with ONA_UPDATE_GOLDEN=1 once)", golden);
+    ck_assert_int_eq(got_w, w);
+    ck_assert_int_eq(got_h, h);
+    return want;
+}
+
+const char *golden_write_actual(const char *name, const uint8_t *got, int w, int h) {
+    const char *path = golden_path(name, ".actual.png");
+    if (!stbi_write_png(path, w, h, 4, got, w * 4))
+        fprintf(stderr, "cannot write %s\n", path);
+    return path;
+}
+
+void expect_golden(const uint8_t *got, int w, int h, const char *name) {
+    uint8_t *want = golden_load(name, got, w, h);
+    long values = (long)w * h * 4, differing = 0;
+    double total = 0;
+    for (long i = 0; i < values; i++) {
+        int d = abs((int)got[i] - (int)want[i]);
+        total += d;
+        if (d > 24)
+            differing++;
+    }
+    stbi_image_free(want);
+    if (differing <= values / 200 && total / values < 2.0)
+        return;
+    const char *actual = golden_write_actual(name, got, w, h);
+    ck_abort_msg("%s: %ld channel values differ by more than 24, mean difference %.2f (the "
+                 "picture drawn is %s)",
+                 name, differing, total / values, actual);
 }

@@ -1,6 +1,7 @@
 /*
  * test_support.h: what every Check suite shares: a capturing logger (so tests assert on what was
- * reported), a fault-injecting allocator (fail the Nth allocation), and a main() helper.
+ * reported), a fault-injecting allocator (fail the Nth allocation), a main() helper, and the
+ * picture helpers of the rendering suites (screenshots, golden images).
  */
 #ifndef ONA_TEST_SUPPORT_H
 #define ONA_TEST_SUPPORT_H
@@ -95,5 +96,37 @@ const char *game_dir(void);
 void game_write(const char *name, const char *text);
 /* Rewrites `name` in place (truncate, then write), as some editors do. */
 void game_write_in_place(const char *name, const char *text);
+
+/* For the sample games' suites: no error or warning was logged, and exactly `systems` systems
+ * exist, each running, with no error and no restart. */
+void assert_game_clean(ona_runtime *rt, uint32_t systems);
+
+/* --- Runtimes and pictures -------------------------------------------------------------------
+ * Rendering is tested for real (offscreen SDL + llvmpipe): a frame's screenshot is read back and
+ * compared with a small golden image, tests/golden/<name>.png, with a tolerance. */
+
+/* Creates a runtime from `desc`; fails the test (with the captured log) when that fails. When it
+ * has video, pins the GL driver (pin_gl_driver). */
+ona_runtime *create_runtime(const ona_runtime_desc *desc);
+
+/* Steps `frames` frames of `dt` seconds, taking a screenshot of the last one to `path`, and
+ * returns its RGBA pixels (free with stbi_image_free); fails the test unless the picture is
+ * `w` x `h`. The file is removed. */
+uint8_t *shoot_frames(ona_runtime *rt, int frames, double dt, const char *path, int w, int h);
+
+/* tests/golden/<name>.png as `w` x `h` RGBA pixels (free with stbi_image_free); fails the test
+ * when it is missing or of another size. With ONA_UPDATE_GOLDEN set, `got` is written there
+ * first (that is how goldens are made). */
+uint8_t *golden_load(const char *name, const uint8_t *got, int w, int h);
+
+/* Writes `got` as tests/golden/<name>.actual.png, beside the golden it failed to match, so the
+ * two can be looked at side by side; returns that path (static storage). */
+const char *golden_write_actual(const char *name, const uint8_t *got, int w, int h);
+
+/* Compares `got` (w x h RGBA) with tests/golden/<name>.png: at most 0.5% of the channel values
+ * may differ by more than 24 and the mean difference must stay under 2 (rasterisers may differ
+ * on an edge pixel's coverage, not on the picture). On a mismatch the actual picture is written
+ * beside the golden (golden_write_actual) and the test fails. */
+void expect_golden(const uint8_t *got, int w, int h, const char *name);
 
 #endif

@@ -25,23 +25,6 @@
 
 /* --- Queues and merge ------------------------------------------------------------------------ */
 
-static int grow(void **array, uint32_t *capacity, uint32_t need, size_t elem) {
-    if (need <= *capacity)
-        return 0;
-    uint32_t cap = *capacity ? *capacity : 64;
-    while (cap < need) {
-        if (cap > UINT32_MAX / 2)
-            return ONA_ENOMEM;
-        cap *= 2;
-    }
-    void *grown = ona__realloc(*array, (size_t)cap * elem);
-    if (!grown)
-        return ONA_ENOMEM;
-    *array = grown;
-    *capacity = cap;
-    return 0;
-}
-
 void ona__audio_queue_free(ona__audio_queue *q) {
     ona__free(q->cmds);
     ona__free(q->strings);
@@ -59,13 +42,13 @@ int ona__audio_queue_push(ona__audio_queue *q, const ona__audio_cmd *cmd, const 
         size_t len = strlen(path) + 1;
         if (len > UINT32_MAX - q->string_size)
             return ONA_ENOMEM;
-        if (grow((void **)&q->strings, &q->string_capacity, q->string_size + (uint32_t)len, 1))
+        if (ona__grow((void **)&q->strings, &q->string_capacity, q->string_size + (uint32_t)len, 1))
             return ONA_ENOMEM;
         at = q->string_size;
         memcpy(q->strings + at, path, len);
     }
     if (q->count == UINT32_MAX ||
-        grow((void **)&q->cmds, &q->capacity, q->count + 1, sizeof *q->cmds))
+        ona__grow((void **)&q->cmds, &q->capacity, q->count + 1, sizeof *q->cmds))
         return ONA_ENOMEM;
     if (path)
         q->string_size += (uint32_t)(strlen(path) + 1);
@@ -91,7 +74,7 @@ int ona__audio_merge(ona__audio_queue *const *queues, uint32_t queue_count, ona_
         total += queues[i]->count;
     list->count = 0;
     if (total > UINT32_MAX ||
-        grow((void **)&list->cmds, &list->capacity, (uint32_t)total, sizeof *list->cmds))
+        ona__grow((void **)&list->cmds, &list->capacity, (uint32_t)total, sizeof *list->cmds))
         return ONA_ENOMEM;
     for (uint32_t i = 0; i < queue_count; i++) {
         const ona__audio_queue *q = queues[i];

@@ -17,6 +17,7 @@
 #include "sound.h"
 
 #include "common.h"
+#include "paths.h"
 
 #include <SDL.h>
 #include <errno.h>
@@ -81,31 +82,6 @@ void ona__sounds_free(ona__sounds *s) {
     }
     s->used = 0;
     uv_mutex_destroy(&s->lock);
-}
-
-static int read_file(const char *path, uint8_t **out, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT ? ONA_ENOENT : ONA_EIO;
-    int rc = 0;
-    uint8_t *data = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0 || n > INT32_MAX)
-        rc = n > INT32_MAX ? ONA_ELIMIT : ONA_EIO;
-    else if (!(data = ona__malloc((size_t)n + 1)))
-        rc = ONA_ENOMEM;
-    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
-        rc = ONA_EIO;
-    fclose(f);
-    if (rc) {
-        ona__free(data);
-        return rc;
-    }
-    *out = data;
-    *size = (size_t)n;
-    return 0;
 }
 
 /* One sample of a frame as a float in -1..1. Formats are SDL's (SDL_LoadWAV gives any of them;
@@ -221,7 +197,7 @@ static int convert(const char *path, const char *who, SDL_AudioFormat format, in
 int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
     uint8_t *file = NULL;
     size_t size = 0;
-    int rc = read_file(path, &file, &size);
+    int rc = ona__read_file(path, INT32_MAX, &file, &size);
     if (rc) {
         ona_log(ONA_LOG_ERROR, who, "sound %s: %s; playing silence instead", path,
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));

@@ -5,7 +5,8 @@
  * object exists (ona_set_allocator's contract), so it needs no synchronisation beyond the
  * happens-before the embedder already has between setting it and starting threads. LuaJIT
  * states use it too: each system's counting allocator (bindings/lua_host.c) counts and caps,
- * then allocates through this hook.
+ * then allocates through this hook. ona__grow is the one doubling rule behind the C side's
+ * growable arrays (the render and audio queues), so each does not carry its own copy.
  */
 #include "common.h"
 
@@ -54,6 +55,23 @@ void *ona__realloc(void *ptr, size_t size) {
 void ona__free(void *ptr) {
     if (ptr)
         current.free(current.user, ptr);
+}
+
+int ona__grow(void **array, uint32_t *capacity, uint32_t need, size_t elem) {
+    if (need <= *capacity)
+        return 0;
+    uint32_t cap = *capacity ? *capacity : 64;
+    while (cap < need) {
+        if (cap > UINT32_MAX / 2)
+            return ONA_ENOMEM;
+        cap *= 2;
+    }
+    void *grown = ona__realloc(*array, (size_t)cap * elem);
+    if (!grown)
+        return ONA_ENOMEM;
+    *array = grown;
+    *capacity = cap;
+    return 0;
 }
 
 void ona__assert_fail(const char *cond, const char *file, int line) {

@@ -33,6 +33,12 @@ void ona__free(void *ptr);
 /* Whether the allocator hook is the default (libc's): the Lua states' pools use it (lua_host.c). */
 bool ona__allocator_is_default(void);
 
+/* Makes `*array` (of `*capacity` elements of `elem` bytes) hold at least `need` elements: the
+ * capacity doubles from 64 until it does, and the array is reallocated once. Nothing changes
+ * when it already holds them, or on failure. 0 or ONA_ENOMEM (also when the capacity would pass
+ * UINT32_MAX). */
+int ona__grow(void **array, uint32_t *capacity, uint32_t need, size_t elem);
+
 /* Monotonic nanoseconds. */
 static inline uint64_t ona__now_ns(void) {
     struct timespec ts;

@@ -43,23 +43,6 @@ void ona__render_queue_clear(ona__render_queue *q) {
     q->setting_count = 0;
 }
 
-static int grow(void **array, uint32_t *capacity, uint32_t need, size_t elem) {
-    if (need <= *capacity)
-        return 0;
-    uint32_t cap = *capacity ? *capacity : 64;
-    while (cap < need) {
-        if (cap > UINT32_MAX / 2)
-            return ONA_ENOMEM;
-        cap *= 2;
-    }
-    void *grown = ona__realloc(*array, (size_t)cap * elem);
-    if (!grown)
-        return ONA_ENOMEM;
-    *array = grown;
-    *capacity = cap;
-    return 0;
-}
-
 static bool same_key(const ona__draw_key *a, const ona__draw_key *b) {
     return memcmp(a, b, sizeof *a) == 0;
 }
@@ -70,14 +53,14 @@ int ona__render_queue_push(ona__render_queue *q, const ona__draw_key *key, uint3
         return 0;
     if (count > UINT32_MAX - q->sprite_count)
         return ONA_ENOMEM;
-    if (grow((void **)&q->sprites, &q->sprite_capacity, q->sprite_count + count,
-             sizeof *q->sprites))
+    if (ona__grow((void **)&q->sprites, &q->sprite_capacity, q->sprite_count + count,
+                  sizeof *q->sprites))
         return ONA_ENOMEM;
     ona__draw *last = q->draw_count ? &q->draws[q->draw_count - 1] : NULL;
     bool extends = last && same_key(&last->key, key) && last->order == order &&
                    last->seq + last->count == *seq && last->first + last->count == q->sprite_count;
     if (!extends) {
-        if (grow((void **)&q->draws, &q->draw_capacity, q->draw_count + 1, sizeof *q->draws))
+        if (ona__grow((void **)&q->draws, &q->draw_capacity, q->draw_count + 1, sizeof *q->draws))
             return ONA_ENOMEM;
         last = &q->draws[q->draw_count++];
         *last = (ona__draw){*key, order, *seq, q->sprite_count, 0, 0, 0};
@@ -91,8 +74,8 @@ int ona__render_queue_push(ona__render_queue *q, const ona__draw_key *key, uint3
 
 int ona__render_queue_set(ona__render_queue *q, uint32_t order, uint32_t *seq,
                           const ona__setting *setting) {
-    if (grow((void **)&q->settings, &q->setting_capacity, q->setting_count + 1,
-             sizeof *q->settings))
+    if (ona__grow((void **)&q->settings, &q->setting_capacity, q->setting_count + 1,
+                  sizeof *q->settings))
         return ONA_ENOMEM;
     ona__setting *s = &q->settings[q->setting_count++];
     *s = *setting;
@@ -154,7 +137,7 @@ static int order_passes(ona__render_list *list) {
     for (uint32_t i = 0; i < list->count; i++)
         if (list->sorted[i]->key.target)
             n++;
-    if (grow((void **)&list->passes, &list->pass_capacity, n, sizeof *list->passes))
+    if (ona__grow((void **)&list->passes, &list->pass_capacity, n, sizeof *list->passes))
         return ONA_ENOMEM;
     n = 0;
     for (uint32_t i = 0; i < list->count; i++)
@@ -227,8 +210,9 @@ int ona__render_merge(ona__render_queue *const *queues, uint32_t queue_count,
     list->count = 0;
     list->setting_count = 0;
     list->pass_count = 0;
-    if (grow((void **)&list->sorted, &list->capacity, total, sizeof *list->sorted) ||
-        grow((void **)&list->settings, &list->setting_capacity, settings, sizeof *list->settings))
+    if (ona__grow((void **)&list->sorted, &list->capacity, total, sizeof *list->sorted) ||
+        ona__grow((void **)&list->settings, &list->setting_capacity, settings,
+                  sizeof *list->settings))
         return ONA_ENOMEM;
     for (uint32_t i = 0; i < queue_count; i++) {
         for (uint32_t d = 0; d < queues[i]->draw_count; d++) {

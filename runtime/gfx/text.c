@@ -33,9 +33,9 @@
 #include "text.h"
 
 #include "common.h"
+#include "paths.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -160,33 +160,6 @@ uint32_t ona__utf8_next(const char *text, size_t length, size_t *i) {
 
 /* --- Files and fonts ------------------------------------------------------------------------ */
 
-static int read_file(const char *path, uint8_t **out, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT || errno == ENOTDIR ? ONA_ENOENT : ONA_EIO;
-    int rc = 0;
-    uint8_t *data = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
-        rc = ONA_EIO;
-    else if (n > MAX_FILE_SIZE)
-        rc = ONA_ELIMIT;
-    else if (!(data = ona__malloc((size_t)n + 1)))
-        rc = ONA_ENOMEM;
-    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
-        rc = ONA_EIO;
-    fclose(f);
-    if (rc) {
-        ona__free(data);
-        return rc;
-    }
-    *out = data;
-    *size = (size_t)n;
-    return 0;
-}
-
 /* Checks that the tables stb_truetype reads lie inside the file, which stbtt_InitFont does not
  * do for every one: a truncated or forged file must not make it read past the end. */
 static bool tables_inside(const uint8_t *data, size_t size) {
@@ -225,7 +198,7 @@ static int get_file(ona__fonts *f, const char *path, font_file **out) {
     }
     strcpy(copy, path);
     size_t size = 0;
-    int rc = read_file(path, &file->data, &size);
+    int rc = ona__read_file(path, MAX_FILE_SIZE, &file->data, &size);
     if (rc == 0) {
         int offset = stbtt_GetFontOffsetForIndex(file->data, 0);
         if (offset != 0 || !tables_inside(file->data, size) ||

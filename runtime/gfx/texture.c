@@ -14,8 +14,8 @@
 #include "texture.h"
 
 #include "common.h"
+#include "paths.h"
 
-#include <errno.h>
 #include <stb_image.h>
 #include <stdio.h>
 
@@ -130,32 +130,6 @@ void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_destroy(&t->lock);
 }
 
-/* Reads a whole file. Returns ONA_ENOENT/ONA_EIO/ONA_ENOMEM. */
-static int read_file(const char *path, uint8_t **out, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT ? ONA_ENOENT : ONA_EIO;
-    int rc = 0;
-    uint8_t *data = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
-        rc = ONA_EIO;
-    else if (!(data = ona__malloc((size_t)n + 1)))
-        rc = ONA_ENOMEM;
-    else if (fread(data, 1, (size_t)n, f) != (size_t)n)
-        rc = ONA_EIO;
-    fclose(f);
-    if (rc) {
-        ona__free(data);
-        return rc;
-    }
-    *out = data;
-    *size = (size_t)n;
-    return 0;
-}
-
 static bool find_path(ona__textures *t, const char *path, ona_texture *out) {
     for (uint32_t i = 0; i < t->used; i++) {
         ona__texture *s = &t->slots[i];
@@ -172,7 +146,7 @@ static bool find_path(ona__textures *t, const char *path, ona_texture *out) {
 static int decode_file(const char *path, const char *who, int *w, int *h, uint8_t **out) {
     uint8_t *file = NULL;
     size_t size = 0;
-    int rc = read_file(path, &file, &size);
+    int rc = ona__read_file(path, INT32_MAX, &file, &size);
     if (rc) {
         ona_log(ONA_LOG_ERROR, who, "texture %s: %s; drawing the placeholder instead", path,
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));

@@ -10,7 +10,7 @@
 -- Requests outside play, a second laser, or a bomb past the limit are refused: the game's rules,
 -- not a lost message.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local C = config
 local SPLAT_TIME = 0.2

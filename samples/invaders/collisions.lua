@@ -14,7 +14,7 @@
 -- one twice.
 local bit = require("bit")
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local C = config
 local B = C.shield_block

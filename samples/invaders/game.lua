@@ -9,7 +9,7 @@
 --        ("start", wave) to invaders and ("reset") to shields for a new wave;
 --        ("reset") to player and score for a new game
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local handlers = {
   died = function(state)

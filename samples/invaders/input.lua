@@ -8,7 +8,7 @@
 -- it steps away from a bomb falling close to the cannon, else moves under the nearest column of
 -- invaders (where that column will be when the laser gets there) and fires once it is there. After a game over it restarts after a few seconds.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local function sign(x)
   return x > 0 and 1 or (x < 0 and -1 or 0)

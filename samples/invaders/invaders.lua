@@ -12,7 +12,7 @@
 -- late, after a restart) is ignored.
 local bit = require("bit")
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 local rng = require("rng")
 
 local C = config

@@ -8,7 +8,7 @@
 -- gets ("score", score, frame) from score and ("mode", mode, wave, lives, frame) from game.
 --
 -- The systems, and who tells whom what (every message is read in the frame after it was sent;
--- see inbox.lua):
+-- see ona.inbox, scripts/inbox.lua):
 --
 --   input      -> player      intent (move, fire) every frame; -> game: restart
 --   player     -> bullets     fire;  -> collisions: where the cannon is; -> invaders: its x
@@ -28,7 +28,7 @@ local report = args.report
 local lives = args.lives and math.max(1, math.floor(tonumber(args.lives) or 3)) or nil
 
 -- Spawn order is draw order within a layer, and the order in which each system reads messages
--- from several senders (inbox.lua sorts by sender handle).
+-- from several senders (ona.inbox sorts by sender handle).
 assert(ona.spawn("input.lua", { autoplay = autoplay }, { name = "input" }))
 assert(ona.spawn("game.lua", { report = report, lives = lives }, { name = "game" }))
 assert(ona.spawn("player.lua", {}, { name = "player" }))

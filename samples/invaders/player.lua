@@ -10,7 +10,7 @@
 -- `life` numbers each cannon the player gets (1, 2, ...), so a hit reported for a cannon that
 -- already exploded is recognised as stale and ignored.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local function respawn(state)
   state.life_count = state.life_count + 1

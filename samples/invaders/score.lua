@@ -5,7 +5,7 @@
 --   out: ("score", score, hi) to ui when either changes;
 --        ("score", score, frame) to args.report (optional) when the score changes
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local handlers = {
   invader = function(state, _, kind)

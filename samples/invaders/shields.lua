@@ -6,7 +6,7 @@
 --        by shield, top row first; bit c-1 is block column c
 local bit = require("bit")
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local C = config
 local B = C.shield_block

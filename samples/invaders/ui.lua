@@ -7,7 +7,7 @@
 --   in:  ("score", score, hi) from score; ("mode", mode, wave, lives, banner) from game
 --   out: nothing: it only draws
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local C = config
 

@@ -7,7 +7,7 @@
 -- screen-space default, so the score stays put while the world scrolls. The camera leads the
 -- player a little in the direction it runs and stays inside the level.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local handlers = {
   bounds = function(state, _, w, h)

@@ -5,7 +5,7 @@
 --   out: ("coins", count) to hud and ("burst", x, y) to particles when one is taken;
 --        ("coins", count, frame) to `report` (tests) when the count changes
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local handlers = {
   coins = function(state, _, list)

@@ -5,7 +5,7 @@
 -- The HUD's layers are outside the world camera's layer range, so they keep the screen-space
 -- default: (0, 0) is the window's top-left corner whatever the world camera does.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local handlers = {
   coins = function(state, _, count)

@@ -10,7 +10,7 @@
 -- (tools/make_platformer_png.py): 1 grass, 2 earth, 3 brick, 4 stone, 5 plank, 6 bush, 7 pole,
 -- 8 flag.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local W, H, T = config.width, config.height, config.tile
 

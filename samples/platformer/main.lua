@@ -16,7 +16,7 @@
 -- 100.. the HUD in screen space.
 --
 -- The systems, and who tells whom what (every message is read in the frame after it was sent;
--- see inbox.lua):
+-- see ona.inbox, scripts/inbox.lua):
 --
 --   level      -> player     the solid tiles (a buffer, moved); -> coins: where the coins are;
 --                 -> camera: the level's size
@@ -35,7 +35,7 @@ local report = args.report
 ona.gfx.window({ title = "Ona platformer" })
 
 -- Spawn order is draw order within a layer, and the order in which each system reads messages
--- from several senders (inbox.lua sorts by sender handle).
+-- from several senders (ona.inbox sorts by sender handle).
 assert(ona.spawn("post.lua", {}, { name = "post" }))
 assert(ona.spawn("level.lua", { seed = seed }, { name = "level" }))
 assert(ona.spawn("camera.lua", {}, { name = "camera" }))

@@ -5,7 +5,7 @@
 --
 -- The sparks' directions come from a seeded generator, so a replay looks the same.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 local function add(state, x, y, n, speed, life, tint)
   for _ = 1, n do

@@ -8,7 +8,7 @@
 -- The body is a box config.body_w x config.body_h standing on (x, y). Movement is resolved one
 -- axis at a time against the tile grid, so the box never enters a solid tile.
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 local ffi = require("ffi")
 
 local T = config.tile

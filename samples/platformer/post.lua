@@ -5,7 +5,7 @@
 --
 --   out: ("canvas", canvas) to level, camera, player, coins, particles once
 local config = require("config")
-local inbox = require("inbox")
+local inbox = require("ona.inbox")
 
 return {
   init = function(state)

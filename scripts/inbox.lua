@@ -1,5 +1,6 @@
--- inbox.lua: the game's message protocol, which makes a seeded game with scripted input replay
--- exactly, whatever the threads do.
+-- ona.inbox: the frame-stamped message protocol, which makes a seeded game with scripted input
+-- replay exactly, whatever the threads do. Shipped inside the runtime (scripts/inbox.lua, embedded
+-- like the prelude): `local inbox = require("ona.inbox")`.
 --
 -- Every message a game system sends goes through inbox.send, which adds the frame it was sent
 -- in. Every system reads its mailbox once a turn, first thing, with inbox.dispatch, and handles
@@ -10,6 +11,7 @@
 -- already released can send to one still waiting, which then reads that message a frame early.)
 -- Messages from different senders arrive in any order, so the batch is sorted by sender handle
 -- (handles follow the spawn order, the same in every run), keeping each sender's own order.
+-- Each system has its own Lua state, so each has its own copy of this module and its state.
 local M = {}
 
 local select, unpack, sort, type = select, unpack, table.sort, type
