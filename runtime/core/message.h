@@ -7,6 +7,7 @@
 #define ONA_MESSAGE_INTERNAL_H
 
 #include "ona/message.h"
+#include <string.h>
 
 /* Buffers are moved by a send, but only once the message is in the receiver's mailbox: a send
  * that parks on a full mailbox, or fails, must leave the sender's handles alive. The encoder
@@ -64,7 +65,7 @@ typedef struct ona__token {
         struct {
             struct ona__string_heap *heap; /* NULL once moved out */
             uint64_t size;
-        } ref; /* STRING_REF */
+        } ref;              /* STRING_REF */
         ona_buffer *buffer; /* BUFFER_REF; NULL once moved out */
         struct {
             uint32_t array_size;
@@ -77,6 +78,52 @@ typedef struct ona__token {
  * can check: the tag, that its fields fit in `size`, the NUL after a string, the short string
  * length. Never reads at or past `size`. Returns 0 or ONA_EDECODE. */
 int ona__message_token(const uint8_t *bytes, uint32_t size, uint32_t *offset, ona__token *t);
+
+/* The token at *offset of bytes known to be well formed (ona__message_check accepted them, or the
+ * writer wrote them): as ona__message_token without the bounds checks and without clearing the
+ * fields the tag does not use, for decoders that step through every token (issue 12). */
+static inline void ona__message_token_trusted(const uint8_t *bytes, uint32_t *offset,
+                                              ona__token *t) {
+    uint32_t off = *offset, used = 0;
+    const uint8_t *p = bytes + off + 1;
+    t->tag = bytes[off];
+    t->offset = off;
+    switch (t->tag) {
+    case ONA__TAG_NUMBER:
+        used = sizeof(double);
+        memcpy(&t->as.number, p, sizeof(double));
+        break;
+    case ONA__TAG_STRING:
+        memcpy(&t->as.str.size, p, 4);
+        t->as.str.bytes = (const char *)p + 4;
+        used = 4 + t->as.str.size + 1;
+        break;
+    case ONA__TAG_SHORT_STRING:
+        t->as.str.size = p[0];
+        t->as.str.bytes = (const char *)p + 1;
+        used = 1 + (uint32_t)p[0];
+        break;
+    case ONA__TAG_STRING_REF:
+        t->slot = off + 1;
+        memcpy(&t->as.ref.heap, p, sizeof(void *));
+        memcpy(&t->as.ref.size, p + sizeof(void *), 8);
+        used = (uint32_t)sizeof(void *) + 8;
+        break;
+    case ONA__TAG_BUFFER_REF:
+        t->slot = off + 1;
+        memcpy(&t->as.buffer, p, sizeof(void *));
+        used = (uint32_t)sizeof(void *);
+        break;
+    case ONA__TAG_TABLE:
+        memcpy(&t->as.table.array_size, p, 4);
+        memcpy(&t->as.table.hash_size, p + 4, 4);
+        used = 8;
+        break;
+    default: /* NIL, FALSE, TRUE, END: no payload */
+        break;
+    }
+    *offset = off + 1 + used;
+}
 
 /* Checks that `size` bytes are a well-formed message body: every token, keys of allowed types
  * (no NaN), tables balanced, nested at most ONA_MESSAGE_MAX_DEPTH deep, with size hints that add
