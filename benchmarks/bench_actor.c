@@ -22,17 +22,16 @@
  *                        sample per frame: frame time / HOPS. "send + receive, no park" is the
  *                        same send and receive to itself with no wait (selfsend.lua), so the
  *                        difference is the park and resume alone.
- *   message round trip   the same ping-pong with threads = 1 and threads = 2: frame time / (HOPS/2).
- *                        The runtime's steals counter and an untimed traced run (each hop carries
- *                        the sender's pthread_self through the FFI) say whether the two systems
- *                        really ran on different threads. Placement is whatever the scheduler did.
- *   peers                libuv's uv_queue_work round trip (queue one work item with an empty
- *                        work callback, uv_run until its after_work callback ran, repeat;
- *                        UV_THREADPOOL_SIZE=2), and a pthread mutex + condvar queue round trip (one
- *                        thread pushes a request and waits for the response a second thread pushes
- *                        back; two queues, each a mutex, a condvar and a count). One sample per
- *                        batch of PEER_BATCH round trips.
+ *   message round trip   the same ping-pong with threads = 1 and threads = 2: frame time /
+ * (HOPS/2). The runtime's steals counter and an untimed traced run (each hop carries the sender's
+ * pthread_self through the FFI) say whether the two systems really ran on different threads.
+ * Placement is whatever the scheduler did. peers                libuv's uv_queue_work round trip
+ * (queue one work item with an empty work callback, uv_run until its after_work callback ran,
+ * repeat; UV_THREADPOOL_SIZE=2), and a pthread mutex + condvar queue round trip (one thread pushes
+ * a request and waits for the response a second thread pushes back; two queues, each a mutex, a
+ * condvar and a count). One sample per batch of PEER_BATCH round trips.
  */
+#include "bench_args.h"
 #include "bench_support.h"
 #include "mailbox.h"
 #include "ona/ona.h"
@@ -79,40 +78,6 @@ static ona_runtime *make_runtime(uint32_t threads) {
 }
 
 /* --- Spawn arguments: a table of key = value pairs ------------------------------------------- */
-
-typedef struct args {
-    ona_message msg;
-    ona_message_writer w;
-} args;
-
-static void args_begin(args *a) {
-    ona_message_init(&a->msg);
-    ona_message_writer_begin(&a->w, &a->msg);
-    ona_message_write_table_begin(&a->w);
-}
-
-static void args_number(args *a, const char *key, double value) {
-    ona_message_write_string(&a->w, key, strlen(key));
-    ona_message_write_number(&a->w, value);
-}
-
-static void args_string(args *a, const char *key, const char *value) {
-    ona_message_write_string(&a->w, key, strlen(key));
-    ona_message_write_string(&a->w, value, strlen(value));
-}
-
-static void args_bool(args *a, const char *key, bool value) {
-    ona_message_write_string(&a->w, key, strlen(key));
-    ona_message_write_boolean(&a->w, value);
-}
-
-static ona_message *args_end(args *a) {
-    ona_message_write_table_end(&a->w);
-    int rc = ona_message_writer_end(&a->w);
-    if (rc)
-        die("args", rc);
-    return &a->msg;
-}
 
 static ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name,
                             ona_message *args_msg) {
@@ -208,8 +173,10 @@ static void bench_spawn(void) {
     }
     add_row("spawn Lua system", "ona_runtime_spawn of empty.lua, threads = 1", lua, n);
     add_row("spawn native system", "ona_runtime_spawn_native, empty process", native, n);
-    add_row("peer: bare LuaJIT state", "lua_newstate (realloc allocator) + luaL_openlibs, "
-            "interleaved with the spawns", bare, n);
+    add_row("peer: bare LuaJIT state",
+            "lua_newstate (realloc allocator) + luaL_openlibs, "
+            "interleaved with the spawns",
+            bare, n);
 }
 
 /* --- Memory per system ----------------------------------------------------------------------- */
@@ -380,23 +347,23 @@ typedef struct ping_result {
 } ping_result;
 
 static void spawn_pair(ona_runtime *rt, bool trace, ona_system report) {
-    args a;
-    args_begin(&a);
-    args_string(&a, "peer", "pong");
-    args_bool(&a, "serve", true);
-    args_number(&a, "hops", HOPS);
-    args_bool(&a, "trace", trace);
+    bench_args a;
+    bench_args_begin(&a);
+    bench_args_string(&a, "peer", "pong");
+    bench_args_bool(&a, "serve", true);
+    bench_args_number(&a, "hops", HOPS);
+    bench_args_bool(&a, "trace", trace);
     if (report.id)
-        args_number(&a, "report", report.id);
-    spawn_lua(rt, "pingpong.lua", "ping", args_end(&a));
-    args_begin(&a);
-    args_string(&a, "peer", "ping");
-    args_bool(&a, "serve", false);
-    args_number(&a, "hops", HOPS);
-    args_bool(&a, "trace", trace);
+        bench_args_number(&a, "report", report.id);
+    spawn_lua(rt, "pingpong.lua", "ping", bench_args_end(&a));
+    bench_args_begin(&a);
+    bench_args_string(&a, "peer", "ping");
+    bench_args_bool(&a, "serve", false);
+    bench_args_number(&a, "hops", HOPS);
+    bench_args_bool(&a, "trace", trace);
     if (report.id)
-        args_number(&a, "report", report.id);
-    spawn_lua(rt, "pingpong.lua", "pong", args_end(&a));
+        bench_args_number(&a, "report", report.id);
+    spawn_lua(rt, "pingpong.lua", "pong", bench_args_end(&a));
 }
 
 static void bench_pingpong(uint32_t threads, ping_result *out) {
@@ -444,10 +411,10 @@ static void bench_pingpong(uint32_t threads, ping_result *out) {
 
 static row *bench_selfsend(void) {
     ona_runtime *rt = make_runtime(1);
-    args a;
-    args_begin(&a);
-    args_number(&a, "count", HOPS);
-    spawn_lua(rt, "selfsend.lua", NULL, args_end(&a));
+    bench_args a;
+    bench_args_begin(&a);
+    bench_args_number(&a, "count", HOPS);
+    spawn_lua(rt, "selfsend.lua", NULL, bench_args_end(&a));
     for (int i = 0; i < PING_WARMUP; i++)
         step(rt);
     static double samples[PING_FRAMES];
@@ -457,8 +424,10 @@ static row *bench_selfsend(void) {
         samples[i] = (double)(bench_now_ns() - t0) / HOPS;
     }
     ona_runtime_destroy(rt);
-    return add_row("send + receive, no park", "a system sends a number to itself and receives it at once, "
-            "threads = 1", samples, PING_FRAMES);
+    return add_row("send + receive, no park",
+                   "a system sends a number to itself and receives it at once, "
+                   "threads = 1",
+                   samples, PING_FRAMES);
 }
 
 /* --- Peer: uv_queue_work --------------------------------------------------------------------- */
@@ -489,8 +458,10 @@ static void bench_uv_queue_work(void) {
             samples[s] = (double)(bench_now_ns() - t0) / PEER_BATCH;
     }
     uv_loop_close(&loop);
-    add_row("peer: uv_queue_work round trip", "queue one item, uv_run to its after_work; "
-            "UV_THREADPOOL_SIZE=2", samples, PEER_SAMPLES);
+    add_row("peer: uv_queue_work round trip",
+            "queue one item, uv_run to its after_work; "
+            "UV_THREADPOOL_SIZE=2",
+            samples, PEER_SAMPLES);
 }
 
 /* --- Peer: mutex + condvar queues ------------------------------------------------------------ */
@@ -543,8 +514,10 @@ static void bench_condvar(void) {
             samples[s] = (double)(bench_now_ns() - t0) / PEER_BATCH;
     }
     pthread_join(server, NULL);
-    add_row("peer: mutex + condvar queue round trip", "request queue and response queue, two "
-            "threads", samples, PEER_SAMPLES);
+    add_row("peer: mutex + condvar queue round trip",
+            "request queue and response queue, two "
+            "threads",
+            samples, PEER_SAMPLES);
 }
 
 /* --- Report ---------------------------------------------------------------------------------- */
@@ -561,19 +534,21 @@ int main(void) {
     row *self = bench_selfsend();
     static ping_result p1, p2;
     bench_pingpong(1, &p1);
-    row *hop = add_row("park + resume (ping-pong hop)", "one send, one park in receive, one "
-                       "resume; threads = 1", p1.samples, PING_FRAMES);
+    row *hop = add_row("park + resume (ping-pong hop)",
+                       "one send, one park in receive, one "
+                       "resume; threads = 1",
+                       p1.samples, PING_FRAMES);
     /* Round trips: two hops each. The samples were sorted by add_row; scale a copy. */
     double rt1[PING_FRAMES], rt2[PING_FRAMES];
     for (int i = 0; i < PING_FRAMES; i++)
         rt1[i] = p1.samples[i] * 2;
-    row *rt1row = add_row("message round trip, threads = 1", "ping-pong, two hops", rt1,
-                          PING_FRAMES);
+    row *rt1row =
+        add_row("message round trip, threads = 1", "ping-pong, two hops", rt1, PING_FRAMES);
     bench_pingpong(2, &p2);
     for (int i = 0; i < PING_FRAMES; i++)
         rt2[i] = p2.samples[i] * 2;
-    row *rt2row = add_row("message round trip, threads = 2", "ping-pong, two hops", rt2,
-                          PING_FRAMES);
+    row *rt2row =
+        add_row("message round trip, threads = 2", "ping-pong, two hops", rt2, PING_FRAMES);
     bench_uv_queue_work();
     bench_condvar();
 
@@ -581,10 +556,11 @@ int main(void) {
         "actor", "Actor core: spawn, turn, park/resume, round trip",
         "libuv 1.44 uv_queue_work round trip and a pthread mutex + condvar queue round trip, "
         "same run, same compiler");
-    bench_report_printf(r, "All figures in ns. Runtime threads as each row says (the machine has "
-                           "2 cores). Each sample of a per-operation row is one spawn, or one "
-                           "frame (frame time / operations in it), or one batch of %d peer round "
-                           "trips.\n\n",
+    bench_report_printf(r,
+                        "All figures in ns. Runtime threads as each row says (the machine has "
+                        "2 cores). Each sample of a per-operation row is one spawn, or one "
+                        "frame (frame time / operations in it), or one batch of %d peer round "
+                        "trips.\n\n",
                         PEER_BATCH);
     bench_report_printf(r, "| operation | median | mean | stddev | samples | how |\n");
     bench_report_printf(r, "|---|---:|---:|---:|---:|---|\n");
@@ -596,15 +572,17 @@ int main(void) {
                             w->s.mean, w->s.stddev, w->n, w->note);
         bench_report_chart_row(r, w->label, (double[]){w->s.median});
         if (w == hop)
-            bench_report_printf(r, "| park + resume alone (derived) | %.1f | %.1f | | | "
-                                   "hop minus send + receive, medians and means |\n",
+            bench_report_printf(r,
+                                "| park + resume alone (derived) | %.1f | %.1f | | | "
+                                "hop minus send + receive, medians and means |\n",
                                 hop->s.median - self->s.median, hop->s.mean - self->s.mean);
     }
 
     bench_report_printf(r, "\nPlacement of the ping-pong (do the two systems run on different "
                            "threads?):\n\n");
-    bench_report_printf(r, "| threads | steals in %d timed frames | traced run: steals | hops "
-                           "that crossed threads |\n|---:|---:|---:|---:|\n",
+    bench_report_printf(r,
+                        "| threads | steals in %d timed frames | traced run: steals | hops "
+                        "that crossed threads |\n|---:|---:|---:|---:|\n",
                         PING_FRAMES);
     ping_result *ps[2] = {&p1, &p2};
     for (int t = 0; t < 2; t++)
@@ -618,15 +596,17 @@ int main(void) {
                            "wake it from sleep (on this KVM guest such a wake-up costs tens of us "
                            "when the other vCPU is idle), while a ping-pong hop that stays on one "
                            "thread wakes nobody.\n");
-    bench_report_printf(r, "\nMemory per Lua system (empty.lua, after its first turn; mean of "
-                           "%d systems):\n\n",
+    bench_report_printf(r,
+                        "\nMemory per Lua system (empty.lua, after its first turn; mean of "
+                        "%d systems):\n\n",
                         MEM_SYSTEMS);
     bench_report_printf(r, "| what | KB |\n|---|---:|\n");
     bench_report_printf(r, "| Lua heap (ona_system_stats.memory) | %.1f |\n", mem.lua_heap_kb);
     bench_report_printf(r, "| Lua heap peak (ona_system_stats.memory_peak) | %.1f |\n",
                         mem.lua_peak_kb);
-    bench_report_printf(r, "| C core allocations (record, mailbox, path; ona_set_allocator "
-                           "count) | %.1f |\n",
+    bench_report_printf(r,
+                        "| C core allocations (record, mailbox, path; ona_set_allocator "
+                        "count) | %.1f |\n",
                         mem.core_lua_kb);
     bench_report_printf(r, "| of which the 64-slot mailbox | %.1f |\n", mem.mailbox_kb);
     bench_report_printf(r, "| Lua heap + C core | %.1f |\n", mem.lua_heap_kb + mem.core_lua_kb);
@@ -639,13 +619,14 @@ int main(void) {
     row *spawn = &rows[0];
     double rt_ns = rt2row->s.median;
     double total_kb = mem.lua_heap_kb + mem.core_lua_kb;
-    bench_report_printf(r, "\nTargets (issue): message round trip <= 1 us: threads = 2 median "
-                           "%.0f ns (threads = 1: %.0f ns): %s. Lua spawn <= 80 us: median "
-                           "%.1f us: %s. Lua system <= 64 KB: Lua heap + C core %.1f KB: %s; everything "
-                           "malloc holds for it %.2f KB: %s.\n",
-                        rt_ns, rt1row->s.median, rt_ns <= 1000 ? "met" : "missed",
-                        spawn->s.median / 1000, spawn->s.median <= 80000 ? "met" : "missed",
-                        total_kb, total_kb <= 64 ? "met" : "missed", mem.malloc_kb,
-                        mem.malloc_kb <= 64 ? "met" : "missed");
+    bench_report_printf(
+        r,
+        "\nTargets (issue): message round trip <= 1 us: threads = 2 median "
+        "%.0f ns (threads = 1: %.0f ns): %s. Lua spawn <= 80 us: median "
+        "%.1f us: %s. Lua system <= 64 KB: Lua heap + C core %.1f KB: %s; everything "
+        "malloc holds for it %.2f KB: %s.\n",
+        rt_ns, rt1row->s.median, rt_ns <= 1000 ? "met" : "missed", spawn->s.median / 1000,
+        spawn->s.median <= 80000 ? "met" : "missed", total_kb, total_kb <= 64 ? "met" : "missed",
+        mem.malloc_kb, mem.malloc_kb <= 64 ? "met" : "missed");
     return bench_report_close(r) == 0 ? 0 : 1;
 }

@@ -16,6 +16,7 @@
  *   ops memory N         N empty.lua systems after their first turn: prints the mean Lua heap
  *                        (ona_system_stats.memory) per system, in bytes (not for callgrind)
  */
+#include "../bench_args.h"
 #include "ona/ona.h"
 
 #include <stdio.h>
@@ -29,33 +30,6 @@ static void check(const char *what, int rc) {
         fprintf(stderr, "ops: %s: %s\n", what, ona_strerror(rc));
         exit(1);
     }
-}
-
-typedef struct args {
-    ona_message msg;
-    ona_message_writer w;
-} args;
-
-static void args_begin(args *a) {
-    ona_message_init(&a->msg);
-    ona_message_writer_begin(&a->w, &a->msg);
-    ona_message_write_table_begin(&a->w);
-}
-
-static void args_number(args *a, const char *key, double value) {
-    ona_message_write_string(&a->w, key, strlen(key));
-    ona_message_write_number(&a->w, value);
-}
-
-static void args_string(args *a, const char *key, const char *value) {
-    ona_message_write_string(&a->w, key, strlen(key));
-    ona_message_write_string(&a->w, value, strlen(value));
-}
-
-static ona_message *args_end(args *a) {
-    ona_message_write_table_end(&a->w);
-    check("args", ona_message_writer_end(&a->w));
-    return &a->msg;
 }
 
 static void spawn(ona_runtime *rt, const char *script, const char *name, ona_message *msg) {
@@ -104,34 +78,34 @@ int main(int argc, char **argv) {
             spawn(rt, "empty.lua", NULL, NULL);
         steps(rt, a2);
     } else if (strcmp(mode, "selfsend") == 0) {
-        args a;
-        args_begin(&a);
-        args_number(&a, "count", (double)a1);
-        spawn(rt, "selfsend.lua", NULL, args_end(&a));
+        bench_args a;
+        bench_args_begin(&a);
+        bench_args_number(&a, "count", (double)a1);
+        spawn(rt, "selfsend.lua", NULL, bench_args_end(&a));
         steps(rt, a2);
     } else if (strcmp(mode, "pingpong") == 0) {
-        args a, b;
-        args_begin(&a);
-        args_string(&a, "peer", "pong");
-        args_number(&a, "hops", (double)a1);
+        bench_args a, b;
+        bench_args_begin(&a);
+        bench_args_string(&a, "peer", "pong");
+        bench_args_number(&a, "hops", (double)a1);
         ona_message_write_string(&a.w, "serve", 5);
         ona_message_write_boolean(&a.w, true);
-        spawn(rt, "pingpong.lua", "ping", args_end(&a));
-        args_begin(&b);
-        args_string(&b, "peer", "ping");
-        args_number(&b, "hops", (double)a1);
-        spawn(rt, "pingpong.lua", "pong", args_end(&b));
+        spawn(rt, "pingpong.lua", "ping", bench_args_end(&a));
+        bench_args_begin(&b);
+        bench_args_string(&b, "peer", "ping");
+        bench_args_number(&b, "hops", (double)a1);
+        spawn(rt, "pingpong.lua", "pong", bench_args_end(&b));
         steps(rt, a2);
     } else if (strcmp(mode, "mailbox") == 0) {
         long count = a2;
-        args s;
-        args_begin(&s);
-        args_string(&s, "target", "receiver");
-        args_string(&s, "payload", argv[2]);
-        args_number(&s, "count", (double)count);
-        args_number(&s, "per_turn", (double)count);
+        bench_args s;
+        bench_args_begin(&s);
+        bench_args_string(&s, "target", "receiver");
+        bench_args_string(&s, "payload", argv[2]);
+        bench_args_number(&s, "count", (double)count);
+        bench_args_number(&s, "per_turn", (double)count);
         spawn(rt, "receiver.lua", "receiver", NULL);
-        spawn(rt, "sender.lua", "sender", args_end(&s));
+        spawn(rt, "sender.lua", "sender", bench_args_end(&s));
         steps(rt, 1);
     } else {
         fprintf(stderr, "ops: unknown mode %s\n", mode);
