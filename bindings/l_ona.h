@@ -1,5 +1,6 @@
 /*
- * l_ona.h: the `ona` Lua module every system's state gets (bindings/l_ona.c).
+ * l_ona.h: the `ona` Lua module every system's state gets (bindings/l_ona.c, with ona.spawn in
+ * bindings/l_spawn.c).
  */
 #ifndef ONA_L_ONA_H
 #define ONA_L_ONA_H
@@ -15,6 +16,9 @@
 
 /* Pushes the `ona` module table and the table of raw functions the prelude wraps. */
 void ona__lua_open_ona(lua_State *L);
+
+/* ona.spawn(script, args, opts) -> handle | nil, reason (l_spawn.c); registered by l_ona.c. */
+int l_ona_spawn(lua_State *L);
 
 /* Issue 10: add time, dt, random (l_time.c) and save, load (l_save.c) to the `ona` table on
  * top of the stack. */

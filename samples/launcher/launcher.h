@@ -1,7 +1,7 @@
 /*
- * The launcher's private header: what main.c (arguments and the run), report.c (the --stats
- * reports) and shot.c (the screenshot checks) share. Internal to the `ona` launcher; like the
- * rest of it, it needs only ona/ona.h and C/POSIX headers.
+ * The launcher's private header: what main.c (the run), options.c (the command line), report.c
+ * (the --stats reports) and shot.c (the screenshot checks) share. Internal to the `ona` launcher;
+ * like the rest of it, it needs only ona/ona.h and C/POSIX headers.
  */
 #ifndef ONA_LAUNCHER_H
 #define ONA_LAUNCHER_H
@@ -14,6 +14,27 @@
 
 /* The runtime keeps paths in 1024-byte buffers, script root and "/main.lua" included. */
 enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
+
+/* --- The command line (options.c) ----------------------------------------------------------
+ */
+
+typedef struct ona__launcher_options {
+    const char *target, *screenshot, *trace, *save_dir;
+    const char *pairs[MAX_PAIRS];
+    int pair_count;
+    long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
+    size_t memory_cap;                 /* 0 = the runtime's default */
+    bool stats, headless, watch;
+    bool no_audio; /* issue 10 */
+    int width, height;
+    ona_vsync vsync;
+    double fixed_dt;  /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
+    uint32_t max_fps; /* 0 = the runtime's rules */
+} ona__launcher_options;
+
+/* Reads the command line into `o`. Returns -1 to go on and run, or the exit status: 0 after
+ * --help or --version, 1 when --version found no GL, 2 for a usage error (already reported). */
+int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o);
 
 /* --- Statistics (report.c) ---------------------------------------------------------------------
  */
