@@ -1,6 +1,6 @@
 /*
  * l_text.c: text with real fonts in Lua (issue 10): ona.gfx.font, ona.gfx.print and
- * ona.gfx.measure, over runtime/gfx/text.c.
+ * ona.gfx.measure, over runtime/gfx/text.c and text_layout.c.
  *
  * Design note. A font handle is a number, like a texture's. Loading resolves the path against
  * the game's script roots, as ona.gfx.texture does; a missing or corrupt file is not an error to

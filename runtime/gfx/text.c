@@ -1,6 +1,7 @@
 /*
- * text.c: TrueType fonts (stb_truetype), UTF-8 decoding, text layout and the glyph atlas that
- * text is drawn from through the sprite path (text.h, ona/text.h).
+ * text.c: TrueType fonts (stb_truetype), their files and the glyph atlas that text is drawn from
+ * through the sprite path (text.h, ona/text.h). UTF-8 decoding and layout, which read the fonts
+ * and the cache built here, are in text_layout.c; what the two share is in text_internal.h.
  *
  * Design note.
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
@@ -24,22 +25,17 @@
  * - Determinism: a glyph's bitmap is the same wherever it lands, it sits at its cell's corner
  *   plus a transparent 1-texel border, and textures are sampled nearest: the picture does not
  *   depend on which thread rasterised what, or where, whatever the number of threads.
- * - Layout: lines end at '\n' and, with wrap and a width, at the last space that fits (a word
- *   longer than the box breaks between characters); pen positions are snapped to whole pixels of
- *   the font before scaling; kerning comes from the font's kern table or GPOS (stb_truetype).
  * - The font used when even the default file cannot be read is the built-in 8x8 debug font
  *   (font.c), scaled to the size: text never disappears for a missing file.
  */
-#include "text.h"
+#include "text_internal.h"
 
 #include "common.h"
 #include "paths.h"
 
 #include <dlfcn.h>
-#include <limits.h>
 #include <math.h>
 #include <sched.h>
-#include <stb_truetype.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -53,110 +49,9 @@
 #define DEBIAN_FONT_DIR "/usr/share/fonts/truetype/dejavu"
 
 enum {
-    MAX_FILES = 64,
-    MAX_PAGES = 8,
-    TABLE_SIZE = 4096,        /* glyph slots per font (a power of two) */
-    KERN_SIZE = 4096,         /* kerning pairs remembered per font (a power of two) */
     MAX_GLYPHS = 3072,        /* at most 3/4 full, so probes stay short */
     MAX_FILE_SIZE = 64 << 20, /* the largest font file read */
-    REPLACEMENT = 0xFFFD,
 };
-
-typedef struct font_file {
-    char *path;
-    uint8_t *data;
-    stbtt_fontinfo info;
-} font_file;
-
-typedef struct glyph {
-    _Atomic uint32_t key;   /* code point + 1; 0: empty */
-    _Atomic uint32_t ready; /* 1 once the fields below are written */
-    int index;              /* the glyph's index in the font (0: the missing-glyph box) */
-    float advance;          /* pixels */
-    int16_t x0, y0;         /* the bitmap's top-left from the pen on the baseline, pixels */
-    uint16_t w, h;          /* the bitmap's size; 0: nothing to draw */
-    uint16_t page, cx, cy;  /* the bitmap's top-left texel in its page */
-} glyph;
-
-typedef struct page {
-    _Atomic uint32_t state; /* PAGE_* */
-    ona_texture texture;
-    uint8_t *alpha; /* side * side coverage bytes */
-} page;
-
-enum { PAGE_NONE = 0, PAGE_MAKING, PAGE_READY, PAGE_FAILED };
-
-typedef struct ona__font {
-    ona_font handle;
-    font_file *file; /* NULL: the built-in debug font */
-    int size;
-    float px; /* stb_truetype's scale: pixels per font unit */
-    float ascent, line_height;
-    int cell_w, cell_h, cols, rows, side;
-    uint32_t cells;               /* per page */
-    _Atomic uint32_t next_cell;   /* cells claimed so far (may pass the end: full) */
-    _Atomic uint32_t glyph_count; /* slots claimed */
-    _Atomic bool full_logged;
-    page pages[MAX_PAGES];
-    glyph table[TABLE_SIZE];
-    /* Kerning pairs met so far, direct-mapped: (pair + 1) << 32 | the kern in font units. Each
-     * entry is one self-contained word, a pure function of its pair, so any thread may write it
-     * and a reader either sees the whole pair or recomputes: no ordering needed. */
-    _Atomic uint64_t kerns[KERN_SIZE];
-} ona__font;
-
-struct ona__fonts {
-    ona__textures *textures;
-    uv_mutex_t lock; /* guards loading: files, font_count */
-    font_file *files[MAX_FILES];
-    uint32_t file_count;
-    _Atomic(ona__font *) fonts[ONA__MAX_FONTS];
-    uint32_t font_count;
-    char default_path[PATH_MAX]; /* found once, under the lock; "" before */
-};
-
-/* --- UTF-8 ---------------------------------------------------------------------------------- */
-
-uint32_t ona__utf8_next(const char *text, size_t length, size_t *i) {
-    const unsigned char *s = (const unsigned char *)text;
-    unsigned char c = s[*i];
-    (*i)++;
-    if (c < 0x80)
-        return c;
-    int need;
-    uint32_t cp;
-    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's valid range */
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        cp = c & 0x0F;
-        if (c == 0xE0)
-            lo = 0xA0; /* overlong */
-        if (c == 0xED)
-            hi = 0x9F; /* surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        cp = c & 0x07;
-        if (c == 0xF0)
-            lo = 0x90; /* overlong */
-        if (c == 0xF4)
-            hi = 0x8F; /* above U+10FFFF */
-    } else {
-        return REPLACEMENT; /* a continuation byte, C0, C1 or F5..FF */
-    }
-    for (int k = 0; k < need; k++) {
-        if (*i >= length)
-            return REPLACEMENT;
-        unsigned char b = s[*i];
-        if (b < (k == 0 ? lo : 0x80) || b > (k == 0 ? hi : 0xBF))
-            return REPLACEMENT; /* the invalid byte starts the next sequence */
-        cp = (cp << 6) | (b & 0x3F);
-        (*i)++;
-    }
-    return cp;
-}
 
 /* --- Files and fonts ------------------------------------------------------------------------ */
 
@@ -252,7 +147,7 @@ static bool find_default(char *buf, size_t size) {
     return false;
 }
 
-static ona__font *font_of(ona__fonts *f, ona_font font) {
+ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
     if (!f || font.id == 0 || font.id > ONA__MAX_FONTS)
         return NULL;
     /* acquire: pairs with the release in make_font; the font's fields are complete. */
@@ -393,7 +288,7 @@ int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, 
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {
-    ona__font *ft = font_of(f, font);
+    ona__font *ft = ona__text_font_of(f, font);
     return ft ? ft->line_height : 0;
 }
 
@@ -544,15 +439,9 @@ static const glyph *get_glyph(ona__fonts *f, ona__font *ft, uint32_t cp, bool ma
     return NULL;
 }
 
-/* What layout needs of one character. */
-typedef struct metrics {
-    float advance;  /* pixels at scale 1 */
-    int index;      /* glyph index, for kerning; -1 without a font file */
-    const glyph *g; /* NULL: measured without the cache */
-} metrics;
-
-static metrics measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
-    metrics m = {.index = -1};
+/* What layout needs of one character (text_internal.h). */
+ona__text_metrics ona__text_measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
+    ona__text_metrics m = {.index = -1};
     if (!ft->file) {
         m.advance = (float)ft->size;
         return m;
@@ -568,207 +457,4 @@ static metrics measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) 
     stbtt_GetGlyphHMetrics(&ft->file->info, m.index, &advance, &lsb);
     m.advance = (float)advance * ft->px;
     return m;
-}
-
-/* The kerning between two glyphs in pixels, remembered in `kerns` (stb_truetype walks the GPOS
- * tables for each pair, the costliest step of printing otherwise). */
-static float kern(ona__font *ft, int prev, int index) {
-    if (prev < 0 || index < 0 || (!ft->file->info.kern && !ft->file->info.gpos))
-        return 0;
-    uint32_t pair = ((uint32_t)prev << 16 | ((uint32_t)index & 0xFFFFu)) + 1;
-    _Atomic uint64_t *slot = &ft->kerns[(pair * 2654435761u) >> 20 & (KERN_SIZE - 1)];
-    /* relaxed: the entry is self-contained (see ona__font.kerns). */
-    uint64_t entry = atomic_load_explicit(slot, memory_order_relaxed);
-    int32_t units;
-    if ((uint32_t)(entry >> 32) == pair && prev < 0x10000 && index < 0x10000) {
-        units = (int32_t)(uint32_t)entry;
-    } else {
-        units = stbtt_GetGlyphKernAdvance(&ft->file->info, prev, index);
-        atomic_store_explicit(slot, (uint64_t)pair << 32 | (uint32_t)units, memory_order_relaxed);
-    }
-    return (float)units * ft->px;
-}
-
-/* --- Layout ----------------------------------------------------------------------------------*/
-
-const char *ona__text_check_desc(const ona_text_desc *d) {
-    if (!d)
-        return NULL;
-    if (d->align != ONA_ALIGN_LEFT && d->align != ONA_ALIGN_CENTER && d->align != ONA_ALIGN_RIGHT)
-        return "align must be left, center or right";
-    if (!isfinite(d->width) || d->width < 0 || d->width > 1e7f)
-        return "width must be a number from 0 to 1e7";
-    if (!isfinite(d->scale) || d->scale < 0 || d->scale > 1000)
-        return "scale must be a number from 0 (meaning 1) to 1000";
-    return NULL;
-}
-
-/* One laid-out line: bytes [start, end) drawn, then `next` starts the following line. */
-typedef struct line {
-    size_t start, end, next;
-    float width; /* pixels at scale 1, pen positions snapped */
-} line;
-
-/* Finds the line starting at `start`. `limit`: the box's width in font pixels, 0 for none. */
-static line next_line(ona__fonts *f, ona__font *ft, const char *text, size_t length, size_t start,
-                      float limit, bool make) {
-    line ln = {.start = start, .end = length, .next = length};
-    float pen = 0;
-    int prev = -1;
-    bool any = false;
-    size_t space = SIZE_MAX; /* the last space's byte offset in this line */
-    float space_width = 0;   /* the line's width before it */
-    for (size_t i = start; i < length;) {
-        size_t at = i;
-        uint32_t cp = ona__utf8_next(text, length, &i);
-        if (cp == '\n') {
-            ln.end = at;
-            ln.next = i;
-            ln.width = pen;
-            return ln;
-        }
-        metrics m = measure_cp(f, ft, cp, make);
-        float x = pen + (ft->file ? kern(ft, prev, m.index) : 0);
-        float after = roundf(x) + m.advance;
-        if (limit > 0 && any && after > limit + 0.01f && cp != ' ') {
-            if (space != SIZE_MAX) {
-                ln.end = space;
-                ln.next = space + 1;
-                ln.width = space_width;
-            } else {
-                ln.end = at;
-                ln.next = at;
-                ln.width = pen;
-            }
-            return ln;
-        }
-        if (cp == ' ') {
-            space = at;
-            space_width = pen;
-        }
-        pen = after;
-        prev = m.index;
-        any = true;
-    }
-    ln.width = pen;
-    return ln;
-}
-
-typedef struct emitter {
-    ona__text_emit emit;
-    void *user;
-    uint32_t texture;
-    uint32_t count;
-    int rc;
-    ona_sprite sprites[256];
-} emitter;
-
-static void flush(emitter *e) {
-    if (e->count && e->rc == 0)
-        e->rc = e->emit(e->user, e->texture, e->sprites, e->count);
-    e->count = 0;
-}
-
-static void push(emitter *e, uint32_t texture, const ona_sprite *s) {
-    if (e->count && (texture != e->texture || e->count == ONA_ARRAY_COUNT(e->sprites)))
-        flush(e);
-    e->texture = texture;
-    e->sprites[e->count++] = *s;
-}
-
-/* Walks the lines of `text`; with `e`, draws them (making glyphs), else only measures. */
-static int layout(ona__fonts *f, ona__font *ft, const char *text, size_t length, float x, float y,
-                  const ona_text_desc *desc, emitter *e, float *width, float *height) {
-    ona_text_desc d = desc ? *desc : (ona_text_desc){0};
-    float scale = d.scale > 0 ? d.scale : 1;
-    float limit = d.wrap && d.width > 0 ? d.width / scale : 0;
-    uint32_t tint = d.tint ? d.tint : 0xFFFFFFFFu;
-    float widest = 0;
-    uint32_t lines = 0;
-    size_t start = 0;
-    bool make = e != NULL;
-    uint32_t debug_font = f->textures->font.id;
-    while (start < length) {
-        line ln = next_line(f, ft, text, length, start, limit, make);
-        lines++;
-        widest = ONA_MAX(widest, ln.width);
-        if (e) {
-            float w = ln.width * scale;
-            float left = x;
-            if (d.align == ONA_ALIGN_CENTER)
-                left = d.width > 0 ? x + (d.width - w) / 2 : x - w / 2;
-            else if (d.align == ONA_ALIGN_RIGHT)
-                left = d.width > 0 ? x + d.width - w : x - w;
-            left = roundf(left);
-            float top = y + (float)(lines - 1) * ft->line_height * scale;
-            float pen = 0;
-            int prev = -1;
-            for (size_t i = ln.start; i < ln.end;) {
-                uint32_t cp = ona__utf8_next(text, ln.end, &i);
-                metrics m = measure_cp(f, ft, cp, true);
-                ona_sprite s = {.tint = tint};
-                if (!ft->file) {
-                    if (cp != ' ') {
-                        s.x = left + pen * scale;
-                        s.y = top;
-                        s.scale_x = s.scale_y = scale * ft->px;
-                        ona__font_glyph(cp < 128 ? (unsigned char)cp : '?', &s.src_x, &s.src_y);
-                        s.src_w = s.src_h = ONA__FONT_GLYPH;
-                        push(e, debug_font, &s);
-                    }
-                    pen += m.advance;
-                    continue;
-                }
-                float at = roundf(pen + kern(ft, prev, m.index));
-                const glyph *g = m.g;
-                if (g && g->w) {
-                    s.x = left + (at + g->x0) * scale;
-                    s.y = top + (ft->ascent + g->y0) * scale;
-                    s.scale_x = s.scale_y = scale;
-                    s.src_x = g->cx;
-                    s.src_y = g->cy;
-                    s.src_w = g->w;
-                    s.src_h = g->h;
-                    /* acquire: pairs with get_page's release (the page's texture). */
-                    const page *pg = &ft->pages[g->page];
-                    if (atomic_load_explicit(&pg->state, memory_order_acquire) == PAGE_READY)
-                        push(e, pg->texture.id, &s);
-                }
-                pen = at + m.advance;
-                prev = m.index;
-            }
-        }
-        bool newline = ln.next > ln.end && text[ln.end] == '\n';
-        start = ln.next;
-        if (start >= length && newline)
-            lines++; /* the text ends with '\n': an empty last line */
-    }
-    if (e)
-        flush(e);
-    if (width)
-        *width = widest * scale;
-    if (height)
-        *height = (float)lines * ft->line_height * scale;
-    return e ? e->rc : 0;
-}
-
-int ona__text_print(ona__fonts *f, ona_font font, const char *text, size_t length, float x, float y,
-                    const ona_text_desc *desc, ona__text_emit emit, void *user) {
-    ona__font *ft = font_of(f, font);
-    if (!ft)
-        return ONA_ESTALE;
-    if (!emit || (!text && length) || ona__text_check_desc(desc) || !isfinite(x) || !isfinite(y))
-        return ONA_EINVAL;
-    emitter e = {.emit = emit, .user = user};
-    return layout(f, ft, text, length, x, y, desc, &e, NULL, NULL);
-}
-
-int ona__text_measure(ona__fonts *f, ona_font font, const char *text, size_t length,
-                      const ona_text_desc *desc, float *width, float *height) {
-    ona__font *ft = font_of(f, font);
-    if (!ft)
-        return ONA_ESTALE;
-    if ((!text && length) || ona__text_check_desc(desc))
-        return ONA_EINVAL;
-    return layout(f, ft, text, length, 0, 0, desc, NULL, width, height);
 }
