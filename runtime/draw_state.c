@@ -5,8 +5,8 @@
  *
  * Design note. A setting is queued like a draw, on the render queue of the thread running the
  * turn, tagged (spawn order, submission number); main applies the frame's settings in that order
- * (video.c), so the last setter wins whatever thread ran what. Canvases and shaders are handles
- * made on any thread; their GL objects are made by main before the next frame is drawn.
+ * (video_state.c), so the last setter wins whatever thread ran what. Canvases and shaders are
+ * handles made on any thread; their GL objects are made by main before the next frame is drawn.
  */
 #include "draw_state.h"
 

@@ -4,9 +4,10 @@
  * watcher through it.
  *
  * Layering: runtime/core (actors, scheduler; no Lua, SDL or GL) <- runtime/gfx (window, GL,
- * textures, render queues) and bindings (Lua) <- the top level (runtime.c, native.c, stats.c,
- * reload.c), which ties them together behind the public API. The core never sees this struct: it
- * gets its own ona__core, the first member, so a core pointer converts back with ona__runtime_of.
+ * textures, render queues) and bindings (Lua) <- the top level (runtime.c, time_saves.c,
+ * native.c, stats.c, reload.c), which ties them together behind the public API. The core never sees
+ * this struct: it gets its own ona__core, the first member, so a core pointer converts back with
+ * ona__runtime_of.
  */
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
@@ -56,7 +57,7 @@ struct ona_runtime {
     ona__signals signals;
     ona__audio audio; /* issue 10: sounds, command queues, the device and its mixer */
     bool audio_ready;
-    /* Steady time and saves (issue 10; runtime.c). Main advances the clock before a frame's
+    /* Steady time and saves (issue 10; time_saves.c). Main advances the clock before a frame's
      * turns, which only read it: the frame's start orders the writes before them. */
     double game_time, time_base, time_step; /* game_time = time_base + time_frames * time_step */
     uint64_t time_frames;
@@ -129,7 +130,11 @@ void ona__runtime_merge_if_between_frames(ona_runtime *rt);
 const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity,
                                      ona_failure_policy policy);
 
-/* runtime.c (issue 10): advances game time by one frame of `dt` (main, before the turns). */
+/* time_saves.c (issue 10): steady time, random numbers and saves. */
+/* Sets rt->save_dir from the desc's save_dir, else the default folder for `game_id` (a warning
+ * and no folder when there is none); ONA_ENOMEM. ona_runtime_create. */
+int ona__runtime_init_saves(ona_runtime *rt, const char *save_dir, const char *game_id);
+/* Advances game time by one frame of `dt` (main, before the turns). */
 void ona__runtime_advance_clock(ona_runtime *rt, double dt);
 /* The default random seed of `sys`'s `nth` generator (name, spawn order, nth; below 2^53). */
 uint64_t ona__runtime_default_seed(const ona__system *sys, uint64_t nth);
