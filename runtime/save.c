@@ -225,19 +225,12 @@ static int flatten(ona_message *value, ona_message *out, char *what, size_t what
         } else if (fp.depth > 0 && v.type != ONA_VALUE_TABLE_END) {
             fp.want_key[fp.depth] = true; /* after this value, the next key */
         }
+        /* The copy is the plain one but for shared strings (saved as their bytes), buffers
+         * (refused) and the depth kept for error paths. */
+        if (v.type != ONA_VALUE_TABLE_BEGIN && v.type != ONA_VALUE_TABLE_END &&
+            ona__message_copy_plain(&w, &v))
+            continue;
         switch (v.type) {
-        case ONA_VALUE_NIL:
-            ona_message_write_nil(&w);
-            break;
-        case ONA_VALUE_BOOLEAN:
-            ona_message_write_boolean(&w, v.as.boolean);
-            break;
-        case ONA_VALUE_NUMBER:
-            ona_message_write_number(&w, v.as.number);
-            break;
-        case ONA_VALUE_STRING:
-            ona_message_write_string(&w, v.as.string.bytes, v.as.string.size);
-            break;
         case ONA_VALUE_ONA_STRING:
             ona_message_write_string(&w, ona_string_data(v.as.ona_string),
                                      ona_string_length(v.as.ona_string));

@@ -7,6 +7,31 @@
 
 #include "message.h"
 
+bool ona__message_copy_plain(ona_message_writer *w, const ona_value *v) {
+    switch (v->type) {
+    case ONA_VALUE_NIL:
+        ona_message_write_nil(w);
+        return true;
+    case ONA_VALUE_BOOLEAN:
+        ona_message_write_boolean(w, v->as.boolean);
+        return true;
+    case ONA_VALUE_NUMBER:
+        ona_message_write_number(w, v->as.number);
+        return true;
+    case ONA_VALUE_STRING:
+        ona_message_write_string(w, v->as.string.bytes, v->as.string.size);
+        return true;
+    case ONA_VALUE_TABLE_BEGIN:
+        ona_message_write_table_begin(w);
+        return true;
+    case ONA_VALUE_TABLE_END:
+        ona_message_write_table_end(w);
+        return true;
+    default:
+        return false;
+    }
+}
+
 int ona__message_clone(ona_message *src, ona_message *dst) {
     ona_message_init(dst);
     ona_message_writer w;
@@ -16,27 +41,11 @@ int ona__message_clone(ona_message *src, ona_message *dst) {
     ona_value v;
     int rc;
     while ((rc = ona_message_read(&r, &v)) == 0 && v.type != ONA_VALUE_END) {
+        if (ona__message_copy_plain(&w, &v))
+            continue;
         switch (v.type) {
-        case ONA_VALUE_NIL:
-            ona_message_write_nil(&w);
-            break;
-        case ONA_VALUE_BOOLEAN:
-            ona_message_write_boolean(&w, v.as.boolean);
-            break;
-        case ONA_VALUE_NUMBER:
-            ona_message_write_number(&w, v.as.number);
-            break;
-        case ONA_VALUE_STRING:
-            ona_message_write_string(&w, v.as.string.bytes, v.as.string.size);
-            break;
         case ONA_VALUE_ONA_STRING:
             ona_message_write_ona_string(&w, v.as.ona_string);
-            break;
-        case ONA_VALUE_TABLE_BEGIN:
-            ona_message_write_table_begin(&w);
-            break;
-        case ONA_VALUE_TABLE_END:
-            ona_message_write_table_end(&w);
             break;
         default:
             w.error = w.error ? w.error : ONA_EINVAL; /* buffers cannot be copied */
