@@ -347,6 +347,15 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
         return code;
     }
     lua_settop(L, 0);
+    if (!lua->sys->one_shot) {
+        /* The turn's values (lua_host.h). An empty main stack has LUA_MINSTACK (20) free
+         * slots, so these pushes (and push_start's four copies above them) never grow it:
+         * nothing here can fail. */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, lua->turn_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, lua->module_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, lua->state_ref);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, lua->events_ref);
+    }
     return 0;
 }
 

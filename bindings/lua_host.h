@@ -16,6 +16,9 @@
 
 #include <lua.h>
 
+/* How many values a Lua system's main stack keeps for its turns (ona__lua.turn_ref's note). */
+enum { ONA__LUA_TURN_SLOTS = 4 };
+
 /* Why a Lua turn yielded, set by the `ona` functions just before they yield. */
 enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND };
 
@@ -28,6 +31,12 @@ typedef struct ona__lua {
     int co_ref, module_ref, state_ref, events_ref;
     /* The prelude's turn trampoline (a ref: cheaper per turn than a named key). */
     int turn_ref;
+    /* The trampoline, the script's table, the state table and the empty events table also sit
+     * in the first ONA__LUA_TURN_SLOTS slots of the main thread's stack (lua->L), from the end of
+     * a successful load to lua_close: a new turn copies them to its coroutine in one lua_xmove
+     * instead of four registry lookups, whose scattered hash nodes were a quarter of an empty
+     * turn's cache misses (issue 12). Every other use of L runs inside lua_cpcall or balances
+     * its pushes, so nothing removes them. None for a one-shot (it has no turns). */
     int park;      /* ONA__PARK_*: why the coroutine yielded */
     size_t mem_used, mem_peak, mem_cap;
     uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */

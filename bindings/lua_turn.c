@@ -220,13 +220,15 @@ static int push_start(ona__lua *lua, lua_State *co) {
     /* A reused coroutine was emptied when its last turn ended (ona__lua_run); a new one is. */
     if (lua_gettop(co))
         lua_settop(co, 0);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->turn_ref);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->module_ref);
-    lua_rawgeti(co, LUA_REGISTRYINDEX, lua->state_ref);
-    if (rt->video.event_count)
+    /* turn, module, state, no events: copied from the main stack's slots (lua_host.h). */
+    lua_State *L = lua->L;
+    for (int i = 1; i <= ONA__LUA_TURN_SLOTS; i++)
+        lua_pushvalue(L, i);
+    lua_xmove(L, co, ONA__LUA_TURN_SLOTS);
+    if (rt->video.event_count) {
+        lua_pop(co, 1);
         ona__lua_push_events(co, &rt->video);
-    else
-        lua_rawgeti(co, LUA_REGISTRYINDEX, lua->events_ref);
+    }
     lua_pushnumber(co, rt->core.dt);
     lua_pushboolean(co, sys->needs_init);
     if (!sys->needs_init)

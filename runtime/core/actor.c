@@ -207,12 +207,11 @@ static int prepare(ona__system *sys, ona__turn *turn) {
     }
 }
 
-void ona__actor_run_turn(ona__system *sys) {
+uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
     ona__core *core = sys->core;
     if (sys->resume == ONA__RESUME_START)
         sys->last_turn_ns = 0;
     for (;;) {
-        uint64_t t0 = ona__now_ns();
         ona__turn outcome = ONA__TURN_DONE;
         int why = prepare(sys, &outcome);
         if (why >= 0) {
@@ -220,7 +219,10 @@ void ona__actor_run_turn(ona__system *sys) {
             if (outcome == ONA__TURN_FAILED)
                 ona_message_release(&sys->outgoing);
         }
-        uint64_t ns = ona__now_ns() - t0;
+        /* One clock read a resume: its end is the next resume's start (and the park's). */
+        uint64_t t1 = ona__now_ns();
+        uint64_t ns = t1 - t0;
+        t0 = t1;
         sys->turn_ns_total += ns;
         sys->last_turn_ns += ns;
         switch (outcome) {
@@ -232,14 +234,14 @@ void ona__actor_run_turn(ona__system *sys) {
             sys->turn_active = false;
             /* release: the next thread to run this system sees everything this turn wrote. */
             atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
-            return;
+            return t1;
         case ONA__TURN_NEXT_FRAME:
             sys->resume = ONA__RESUME_CONTINUE;
             atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
-            return;
+            return t1;
         case ONA__TURN_PARK_RECV: {
             sys->parks++;
-            sys->park_start_ns = ona__now_ns();
+            sys->park_start_ns = t1;
             /* seq_cst (store, fence, load): Dekker with wake_receiver, see the file note. After
              * this store another thread may own the system. */
             atomic_store_explicit(&sys->run, ONA__RUN_PARKED_RECV, memory_order_seq_cst);
@@ -253,11 +255,11 @@ void ona__actor_run_turn(ona__system *sys) {
                 sys->park_start_ns = 0;
                 continue;
             }
-            return;
+            return t1;
         }
         case ONA__TURN_PARK_SEND: {
             sys->parks++;
-            sys->park_start_ns = ona__now_ns();
+            sys->park_start_ns = t1;
             sys->park_frame = core->frame;
             ona__system *target = ona__actor_resolve(core, sys->send_target);
             if (!target || !ona__actor_alive(target)) {
@@ -279,7 +281,7 @@ void ona__actor_run_turn(ona__system *sys) {
                 sys->park_start_ns = 0;
                 continue;
             }
-            return;
+            return t1;
         }
         }
     }

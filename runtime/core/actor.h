@@ -66,13 +66,29 @@ typedef struct ona__host {
 } ona__host;
 
 struct ona__system {
+    /* --- hot: what every frame's passes (queue, boundary) and every turn read or write, first
+     * and together, so that an empty turn of a system touches one or two of its cache lines
+     * rather than five (issue 12: with a thousand systems every line is a cache miss). Each
+     * field keeps the owner its group below names. --- */
+    _Atomic int run;          /* scheduler: ONA__RUN_*, the only field other threads read unowned */
+    ona__resume resume;       /* scheduler: written by whoever queues it */
+    ona_system_status status; /* lifecycle */
+    uint32_t draw_seq;        /* turn: submission number of its next draw this frame */
+    bool turn_active;         /* scheduler: a turn is in progress, maybe parked */
+    bool needs_init;          /* turn: the next new turn calls init first */
+    bool nil_this_frame;      /* turn: receive returned nil this frame: later empty ones do too */
+    bool one_shot;            /* turn: a script whose chunk is its whole life: stopped once it ran */
+    bool failed;              /* lifecycle: a turn failed; handled at the frame boundary */
+    atomic_bool kill_requested; /* lifecycle */
+    ona__core *core;          /* identity */
+    const ona__host *host;    /* identity */
+    void *host_data;          /* identity */
+    uint64_t turns, turn_ns_total, last_turn_ns, max_turn_ns; /* turn */
+
     /* --- identity (immutable after spawn) --- */
-    ona__core *core;
     uint64_t id;          /* the handle */
     uint32_t spawn_order; /* deterministic merge and iteration order */
     char name[64];
-    const ona__host *host;
-    void *host_data;
     ona__mailbox *mailbox;
 
     /* --- turn (the thread running it; main between frames) --- */
@@ -80,18 +96,11 @@ struct ona__system {
     ona__moves moves;      /* the sender's buffer handles in `outgoing` */
     ona_message inbox;     /* the message being received (handed over by a wake) */
     uint64_t send_target;  /* where `outgoing` goes while parked in send */
-    bool needs_init;       /* the next new turn calls init first */
-    bool nil_this_frame;   /* receive returned nil this frame: later empty receives do too */
-    bool one_shot;         /* a script whose chunk is its whole life: stopped once it ran */
-    uint32_t draw_seq;     /* submission number of its next draw this frame */
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
-    uint64_t turns, turn_ns_total, last_turn_ns, max_turn_ns, parks, messages_in, messages_out;
+    uint64_t parks, messages_in, messages_out;
     uint32_t restarts, errors;
 
     /* --- scheduler (core) --- */
-    _Atomic int run;       /* ONA__RUN_*: the only field other threads read without owning it */
-    ona__resume resume;    /* written by whoever queues it */
-    bool turn_active;      /* a turn is in progress, maybe parked */
     ona__system *next_waiter;
     uint32_t deadlock_mark;
     uv_mutex_t waiters_lock;
@@ -104,9 +113,6 @@ struct ona__system {
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
     ona_failure_policy policy;
     uint32_t restart_limit;
-    ona_system_status status;
-    bool failed;           /* a turn failed; handled at the frame boundary */
-    atomic_bool kill_requested;
     uint64_t restart_frame;
 };
 
@@ -144,8 +150,10 @@ bool ona__actor_in_turn(const ona__system *sys);
 bool ona__actor_alive(const ona__system *target);
 
 /* Runs (or continues) a queued system's turn on the calling thread, handling parking and its
- * races; leaves `run` in its next state. Scheduler only. */
-void ona__actor_run_turn(ona__system *sys);
+ * races; leaves `run` in its next state. Scheduler only. `t0` is ona__now_ns() read just before;
+ * returns the clock at the end (each resume reads the clock once: an empty turn's clock reads
+ * were ~10% of it on a KVM guest, issue 12). */
+uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0);
 /* Waiter lists (core only). */
 void ona__actor_waiters_remove(ona__system *target, ona__system *sys);
 

@@ -40,8 +40,7 @@ static void run_system(ona__core *core, ona__worker *w, ona__system *sys) {
         ona__trace_record(&w->trace, sys, ONA__TRACE_PARKED, sys->park_start_ns, t0);
         sys->park_start_ns = 0;
     }
-    ona__actor_run_turn(sys);
-    uint64_t t1 = ona__now_ns();
+    uint64_t t1 = ona__actor_run_turn(sys, t0);
     w->busy_ns += t1 - t0;
     /* The system may be running elsewhere by now (it parked and was woken): `sys` is only used
      * as a name to look up when the trace is written, after the frame. */
@@ -149,8 +148,10 @@ static uint32_t release_receivers(ona__core *core) {
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
         int expected = ONA__RUN_PARKED_RECV;
-        /* acq_rel: take ownership from the parker. */
-        if (atomic_compare_exchange_strong_explicit(&sys->run, &expected, ONA__RUN_QUEUED,
+        /* relaxed: only a parked system can be taken (the CAS decides); skipping the others
+         * saves a locked instruction a system. acq_rel: take ownership from the parker. */
+        if (atomic_load_explicit(&sys->run, memory_order_relaxed) == ONA__RUN_PARKED_RECV &&
+            atomic_compare_exchange_strong_explicit(&sys->run, &expected, ONA__RUN_QUEUED,
                                                     memory_order_acq_rel, memory_order_relaxed)) {
             sys->resume = ONA__RESUME_NIL;
             ONA_ASSERT(base + n - atomic_load_explicit(&core->frame_list_cursor,
