@@ -23,11 +23,24 @@ enum { ONA__LUA_TURN_SLOTS = 4 };
 enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND };
 
 typedef struct ona__lua {
+    /* What every turn reads, first (one cache line on 64-bit: see actor.h's "hot" note). */
     ona_runtime *rt;
     ona__system *sys;
     char *script_path; /* resolved */
     lua_State *L;
-    lua_State *co; /* the turn coroutine (reused while turns end normally) */
+    lua_State *co;      /* the turn coroutine (reused while turns end normally) */
+    uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */
+    int park;           /* ONA__PARK_*: why the coroutine yielded */
+    /* The cap binds the script's own code only: while the runtime pushes resume values or builds
+     * an error report on the state (outside any protected call) it is lifted, so a system at its
+     * cap cannot make the runtime's own Lua API calls fail unprotected. */
+    bool cap_lifted;
+    bool mem_exceeded;
+    /* The counting allocator's (lua_host.c). */
+    size_t mem_used, mem_peak, mem_cap;
+    /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state
+     * allocates each block through the runtime's allocator hook (an embedder's allocator). */
+    struct ona__lua_pool *pool;
     int co_ref, module_ref, state_ref, events_ref;
     /* The prelude's turn trampoline (a ref: cheaper per turn than a named key). */
     int turn_ref;
@@ -37,18 +50,7 @@ typedef struct ona__lua {
      * instead of four registry lookups, whose scattered hash nodes were a quarter of an empty
      * turn's cache misses (issue 12). Every other use of L runs inside lua_cpcall or balances
      * its pushes, so nothing removes them. None for a one-shot (it has no turns). */
-    int park;      /* ONA__PARK_*: why the coroutine yielded */
-    size_t mem_used, mem_peak, mem_cap;
-    uint64_t budget_ns; /* the turn budget (lua_watchdog.h); 0 = none */
-    bool mem_exceeded;
-    /* The cap binds the script's own code only: while the runtime pushes resume values or builds
-     * an error report on the state (outside any protected call) it is lifted, so a system at its
-     * cap cannot make the runtime's own Lua API calls fail unprotected. */
-    bool cap_lifted;
     ona_message args; /* spawn args, replayed on restart */
-    /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state
-     * allocates each block through the runtime's allocator hook (an embedder's allocator). */
-    struct ona__lua_pool *pool;
 } ona__lua;
 
 /* The Lua system whose state (or coroutine) is L: the allocator's user pointer. */
