@@ -208,6 +208,126 @@ static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
     }
 }
 
+/* --- The standard libraries, some opened on first use (issue 12) ----------------------------
+ * luaL_openlibs was a third of a spawn's instructions. The libraries a script may well never
+ * touch (io, os, math, debug, bit) are instead, under their usual global and package.loaded
+ * names, an empty table whose metatable opens the library into that very table on the first
+ * read or write of any field and then goes away (LuaJIT's luaopen_* fill the table they find in
+ * package.loaded): from then on it is the library's own plain table, the same for `io` and
+ * `require("io")`. Fields stored raw before the opening (the prelude's os.exit) are kept. base,
+ * package, table, string (the string metatable's __index) and jit (whose opening switches the
+ * JIT compiler on) open at once, as ffi stays in package.preload. */
+typedef struct std_lib {
+    const char *name;
+    lua_CFunction open;
+    bool lazy;
+} std_lib;
+
+static const std_lib std_libs[] = {
+    {"", luaopen_base, false},
+    {LUA_LOADLIBNAME, luaopen_package, false},
+    {LUA_TABLIBNAME, luaopen_table, false},
+    {LUA_IOLIBNAME, luaopen_io, true},
+    {LUA_OSLIBNAME, luaopen_os, true},
+    {LUA_STRLIBNAME, luaopen_string, false},
+    {LUA_MATHLIBNAME, luaopen_math, true},
+    {LUA_DBLIBNAME, luaopen_debug, true},
+    {LUA_BITLIBNAME, luaopen_bit, true},
+    {LUA_JITLIBNAME, luaopen_jit, false},
+};
+
+/* Opens the library whose stub is at index 1 (protected by lib_fill): the fields stored in the
+ * stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
+static int lib_fill_protected(lua_State *L) {
+    const std_lib *lib = &std_libs[lua_tointeger(L, 2)];
+    lua_settop(L, 1);
+    lua_newtable(L); /* 2: the stub's own fields */
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 2);
+    }
+    lua_pushcfunction(L, lib->open);
+    lua_pushstring(L, lib->name);
+    lua_call(L, 1, 0);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
+/* Opens the library stub at index 1 if it still has its metatable; on an error (out of memory)
+ * the metatable is put back, so the next use tries again. */
+static void lib_fill(lua_State *L) {
+    if (!lua_getmetatable(L, 1))
+        return;
+    int mt = lua_gettop(L);
+    lua_pushnil(L);
+    lua_setmetatable(L, 1);
+    lua_pushcfunction(L, lib_fill_protected);
+    lua_pushvalue(L, 1);
+    lua_rawgeti(L, mt, 1);
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, 1);
+        lua_error(L);
+    }
+    lua_settop(L, mt - 1);
+}
+
+static int lib_index(lua_State *L) {
+    lib_fill(L);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int lib_newindex(lua_State *L) {
+    lib_fill(L);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* What luaL_openlibs does, with the lazy libraries as stubs. */
+static void open_std_libs(lua_State *L) {
+    for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
+        if (std_libs[i].lazy)
+            continue;
+        lua_pushcfunction(L, std_libs[i].open);
+        lua_pushstring(L, std_libs[i].name);
+        lua_call(L, 1, 0);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+    lua_pushcfunction(L, lib_index);
+    lua_pushcfunction(L, lib_newindex);
+    for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
+        if (!std_libs[i].lazy)
+            continue;
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 1, 2);
+        lua_pushvalue(L, -4);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, -3);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushinteger(L, (lua_Integer)i);
+        lua_rawseti(L, -2, 1);
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -5, std_libs[i].name); /* package.loaded */
+        lua_setglobal(L, std_libs[i].name);
+    }
+    lua_pop(L, 3);
+    lua_getfield(L, LUA_REGISTRYINDEX, "_PRELOAD");
+    lua_pushcfunction(L, luaopen_ffi);
+    lua_setfield(L, -2, LUA_FFILIBNAME);
+    lua_pop(L, 1);
+}
+
 /* Runs under lua_cpcall: opens the libraries and the `ona` module, runs the prelude (which
  * returns the turn trampoline and the reload function, kept in the registry), loads and runs the
  * script chunk, and keeps what it returned. */
@@ -219,7 +339,7 @@ static int open_state(lua_State *L) {
      * here lives on, so the collector's steps would only trace it (issue 12: ~8% of a spawn's
      * instructions). It restarts before the script's chunk, which may make garbage. */
     lua_gc(L, LUA_GCSTOP, 0);
-    luaL_openlibs(L);
+    open_std_libs(L);
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
     lua_pushcfunction(L, load_inbox);
