@@ -589,14 +589,14 @@ void ona__lua_open_ona(lua_State *L) {
         {"buffer", l_buffer_new},
         {NULL, NULL},
     };
-    lua_newtable(L);
+    lua_createtable(L, 0, 32); /* the fields below, and the prelude's: no rehash as it fills */
     luaL_register(L, NULL, functions);
     add_groups(L);
     ona__lua_open_time(L);
     ona__lua_open_save(L);
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
-    lua_newtable(L);
+    lua_createtable(L, 0, 16);
     lua_pushcfunction(L, l_ona_send_raw);
     lua_setfield(L, -2, "send");
     lua_pushcfunction(L, l_ona_receive_raw);

@@ -7,7 +7,8 @@
  * group and is kept; misuse at first use raises at the author's line under the public name; an
  * unknown ona.xyz is nil and calling it is Lua's own error at the author's line; the standard
  * libraries opened on first use (io, os, math, debug, bit: bindings/lua_host.c) are in _G and
- * package.loaded, closed until used, then whole, with the prelude's os.exit kept; and, after a
+ * package.loaded, closed until used, then whole, with the prelude's os.exit kept; ona.random
+ * makes its generators' metatable at its first call (l_time.c); and, after a
  * hot reload re-runs the script in the same state, a group nobody touched opens in the reload
  * hook.
  */
@@ -46,8 +47,8 @@ static void run_checks(uint32_t threads) {
     static const char *const expected[] = {
         "pairs lists the groups", "closed until used",       "std libs closed until used",
         "gfx at first use",       "input opened by a write", "error at first use",
-        "unknown names",          "std libs at first use",   "audio still closed",
-        "audio after a reload",
+        "unknown names",          "std libs at first use",   "random at first use",
+        "audio still closed",     "audio after a reload",
     };
     ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
     ona_runtime *rt = NULL;
@@ -56,11 +57,11 @@ static void run_checks(uint32_t threads) {
     spawn_lua(rt, "lazy.lua", "lazy", report, "", 0, 0);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    assert_checks(threads, expected, 9);
+    assert_checks(threads, expected, 10);
     ck_assert_int_eq(ona_runtime_reload(rt, "lazy.lua"), 0);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    assert_checks(threads, expected, 10);
+    assert_checks(threads, expected, 11);
     ck_assert_msg(!captured_logs_contain("error"), "log:\n%s", captured_logs_text());
     ona_runtime_destroy(rt);
     collector_free();

@@ -78,6 +78,15 @@ return {
       and type(os.time()) == "number" and os.exit == state.exit and math.xyz == nil
       and require("math") == math and getmetatable(math) == nil and getmetatable(os) == nil
       and math.pi > 3.14 and io.stdout ~= nil, "")
+    -- ona.random makes the generators' metatable at its first call (l_time.c).
+    local gen = ona.random(7)
+    local n = gen:int(1, 6)
+    local ok3, err3 = pcall(function()
+      return gen.int(1, 6)
+    end)
+    report(state, "random at first use", getmetatable(gen) == "ona.Random"
+      and tostring(gen) == "ona.random(7)" and n >= 1 and n <= 6
+      and ona.random(7):int(1, 6) == n and not ok3 and at_line(err3), tostring(err3))
     -- The audio group stays closed for the reload to open.
     report(state, "audio still closed", getmetatable(ona.audio) ~= nil, "")
   end,
