@@ -22,6 +22,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdio.h>
+#include <string.h>
 
 /* --- The counting allocator ------------------------------------------------------------------ */
 
@@ -150,9 +151,11 @@ static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, s
  * refuse, and so that it cannot overflow. */
 /* Kept out of lua_alloc, whose fast paths then need no saved registers. */
 #if defined(__GNUC__)
-__attribute__((noinline))
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
 #endif
-static void *lua_alloc_slow(ona__lua *lua, void *ptr, size_t osize, size_t nsize) {
+static NOT_INLINED void *lua_alloc_slow(ona__lua *lua, void *ptr, size_t osize, size_t nsize) {
     if (!ptr)
         osize = 0;
     if (nsize == 0) {
@@ -228,6 +231,37 @@ static int load_inbox(lua_State *L) {
         return lua_error(L);
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
+    return 1;
+}
+
+/* raw.reload_chunk() -> the function that makes the hot reload's steps (issue 12): the text from
+ * the "--@reload" line of scripts/prelude.lua to the end of the long comment that holds it,
+ * compiled now, at a system's first reload, rather than at every spawn. Its lines keep their
+ * numbers in prelude.lua (as many newlines go first) and its chunk name is the prelude's, so
+ * ona__lua_author_line passes over its frames as over the rest of the prelude. */
+static int reload_chunk(lua_State *L) {
+    static const char marker[] = "\n--@reload\n";
+    const char *text = (const char *)ona_prelude_lua;
+    size_t size = ona_prelude_lua_size;
+    const char *begin = memmem(text, size, marker, sizeof marker - 1);
+    const char *end = NULL;
+    if (begin) {
+        begin++;
+        end = memmem(begin, size - (size_t)(begin - text), "\n]==]", 5);
+    }
+    if (!begin || !end)
+        return luaL_error(L, "prelude.lua: the hot reload's text (--@reload) is missing");
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (const char *p = text; p < begin; p++)
+        if (*p == '\n')
+            luaL_addchar(&b, '\n');
+    luaL_addlstring(&b, begin, (size_t)(end - begin));
+    luaL_pushresult(&b);
+    size_t len;
+    const char *chunk = lua_tolstring(L, -1, &len);
+    if (luaL_loadbuffer(L, chunk, len, ONA__PRELUDE_CHUNK))
+        return lua_error(L);
     return 1;
 }
 
@@ -382,6 +416,8 @@ static int open_state(lua_State *L) {
     lua_pop(L, 2);
     ona__lua_register_types(L);
     ona__lua_open_ona(L); /* pushes ona, raw */
+    lua_pushcfunction(L, reload_chunk);
+    lua_setfield(L, -2, "reload_chunk");
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */

@@ -308,6 +308,15 @@ end)
 --  5. Commit: functions stored anywhere in the state table are replaced by their new versions,
 --     and the old module tables are updated in place (keeping their identity), so code holding a
 --     reference to them or to their functions runs the new code from its next call.
+--
+-- Steps 1-5 are compiled at the system's first reload of one of its own files (lua_host.c,
+-- reload_chunk: the text at the end of this file), not at every spawn: they were a tenth of a
+-- spawn's instructions and 5 KB of every state's heap (issue 12). The test of whether the file
+-- is the system's stays here, so that a change to another system's file compiles nothing.
+local reload_chunk, do_reload = raw.reload_chunk, nil
+local function set_reloading(on)
+  reloading = on
+end
 local function reload(module, state, script, args, changed)
   local mine = changed == script or missing[changed] ~= nil
   for _, file in pairs(modules) do
@@ -316,6 +325,45 @@ local function reload(module, state, script, args, changed)
   if not mine then
     return nil
   end
+  if not do_reload then
+    do_reload = reload_chunk()(modules, missing, set_reloading, pcall, tostring, type)
+  end
+  return do_reload(module, state, script, args, changed)
+end
+
+-- The turn trampoline: the first turn calls init(state, args), every turn calls
+-- process(state, events, dt). An init that raised is called again (with the same args) by the
+-- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
+-- new state, and a new prelude).
+local init_args, init_pending = nil, false
+local function turn(module, state, events, dt, first, args)
+  if first then
+    init_args, init_pending = args, true
+  end
+  if init_pending then
+    local init = module.init -- named so that a traceback says "in function 'init'"
+    if init then
+      init(state, init_args)
+    end
+    init_args, init_pending = nil, false
+  end
+  local process = module.process
+  if process then
+    process(state, events, dt)
+  end
+end
+
+return turn, reload
+
+-- Steps 1-5 of the hot reload (see `reload` above). lua_host.c compiles the text from the marker
+-- line to the end of this comment, as "=prelude.lua" with its lines where they are here, so
+-- errors and tracebacks read as before; it gets the require loader's tables, the setter of its
+-- `reloading` flag and the functions the prelude took at its start, and returns the function
+-- that does the reload.
+--[==[
+--@reload
+local modules, missing, set_reloading, pcall, tostring, type = ...
+return function(module, state, script, args, changed)
   local saved = {}
   for name in pairs(modules) do
     saved[name] = package.loaded[name]
@@ -331,9 +379,9 @@ local function reload(module, state, script, args, changed)
   if not chunk then
     return fail(err)
   end
-  reloading = true
+  set_reloading(true)
   local ok, new = pcall(chunk, args)
-  reloading = false
+  set_reloading(false)
   if not ok then
     return fail(new)
   end
@@ -411,27 +459,4 @@ local function reload(module, state, script, args, changed)
   end
   return true
 end
-
--- The turn trampoline: the first turn calls init(state, args), every turn calls
--- process(state, events, dt). An init that raised is called again (with the same args) by the
--- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
--- new state, and a new prelude).
-local init_args, init_pending = nil, false
-local function turn(module, state, events, dt, first, args)
-  if first then
-    init_args, init_pending = args, true
-  end
-  if init_pending then
-    local init = module.init -- named so that a traceback says "in function 'init'"
-    if init then
-      init(state, init_args)
-    end
-    init_args, init_pending = nil, false
-  end
-  local process = module.process
-  if process then
-    process(state, events, dt)
-  end
-end
-
-return turn, reload
+]==]

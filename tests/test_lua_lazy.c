@@ -10,7 +10,8 @@
  * package.loaded, closed until used, then whole, with the prelude's os.exit kept; ona.random
  * makes its generators' metatable at its first call (l_time.c); and, after a
  * hot reload re-runs the script in the same state, a group nobody touched opens in the reload
- * hook.
+ * hook, which is called by the reload's steps compiled at that first reload (lua_host.c,
+ * reload_chunk) under the prelude's chunk name and at prelude.lua's own line numbers.
  */
 #include "test_support.h"
 
@@ -43,25 +44,51 @@ static void assert_checks(uint32_t threads, const char *const *expected, int cou
     }
 }
 
+/* The line of scripts/prelude.lua where the hot reload calls a script's reload hook. */
+static int prelude_hook_line(void) {
+    FILE *f = fopen(ONA_SOURCE_DIR "/scripts/prelude.lua", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    int n = 0, found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        n++;
+        if (strstr(line, "pcall(new.reload, state)"))
+            found = n;
+    }
+    fclose(f);
+    ck_assert_int_gt(found, 0);
+    return found;
+}
+
 static void run_checks(uint32_t threads) {
     static const char *const expected[] = {
-        "pairs lists the groups", "closed until used",       "std libs closed until used",
-        "gfx at first use",       "input opened by a write", "error at first use",
-        "unknown names",          "std libs at first use",   "random at first use",
-        "audio still closed",     "audio after a reload",
+        "pairs lists the groups",
+        "closed until used",
+        "std libs closed until used",
+        "gfx at first use",
+        "input opened by a write",
+        "error at first use",
+        "unknown names",
+        "std libs at first use",
+        "random at first use",
+        "audio still closed",
+        "reload steps at the prelude's lines",
+        "audio after a reload",
     };
     ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
     ona_runtime *rt = NULL;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     ona_system report = spawn_collector(rt);
-    spawn_lua(rt, "lazy.lua", "lazy", report, "", 0, 0);
+    char args[64];
+    snprintf(args, sizeof args, "reload_line=%d", prelude_hook_line());
+    spawn_lua(rt, "lazy.lua", "lazy", report, args, 0, 0);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     assert_checks(threads, expected, 10);
     ck_assert_int_eq(ona_runtime_reload(rt, "lazy.lua"), 0);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    assert_checks(threads, expected, 11);
+    assert_checks(threads, expected, 12);
     ck_assert_msg(!captured_logs_contain("error"), "log:\n%s", captured_logs_text());
     ona_runtime_destroy(rt);
     collector_free();

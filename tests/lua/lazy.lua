@@ -23,6 +23,7 @@ end
 return {
   init = function(state, args)
     state.report = args.report
+    state.reload_line = args.reload_line
     -- Untouched: the groups are listed by pairs(ona) and still closed (no C function yet).
     local seen = names_of(ona)
     report(state, "pairs lists the groups", seen.gfx and seen.input and seen.audio and seen.send
@@ -91,6 +92,11 @@ return {
     report(state, "audio still closed", getmetatable(ona.audio) ~= nil, "")
   end,
   reload = function(state)
+    -- The reload's steps, compiled at this first reload, keep the prelude's chunk name and the
+    -- line numbers of scripts/prelude.lua (the test passes the line of their call of this hook).
+    local info = debug.getinfo(3, "Sl")
+    report(state, "reload steps at the prelude's lines", info.source == "=prelude.lua"
+      and info.currentline == state.reload_line, info.source .. ":" .. info.currentline)
     local audio = ona.audio
     report(state, "audio after a reload", type(audio.play) == "function"
       and type(audio.volume) == "function" and getmetatable(audio) == nil, "")
