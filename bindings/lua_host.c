@@ -55,7 +55,34 @@ static inline size_t pool_class(size_t size) {
     return (size - 1) / POOL_CLASS;
 }
 
-static void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
+/* Kept out of lua_alloc (below), whose fast paths then need no saved registers. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+/* A block of class c when its free list is empty and the newest chunk has no room: a new chunk. */
+static NOT_INLINED void *pool_refill(struct ona__lua_pool *pool, size_t c) {
+    /* The rest of the chunk goes to the free lists of the sizes it still holds. */
+    while ((size_t)(pool->bump_end - pool->bump) >= POOL_CLASS) {
+        size_t rest = ONA_MIN((size_t)(pool->bump_end - pool->bump), (size_t)POOL_MAX);
+        size_t rc = rest / POOL_CLASS - 1;
+        memcpy(pool->bump, &pool->free[rc], sizeof(void *));
+        pool->free[rc] = pool->bump;
+        pool->bump += (rc + 1) * POOL_CLASS;
+    }
+    pool_chunk *chunk = ona__malloc(POOL_CHUNK);
+    if (!chunk)
+        return NULL;
+    chunk->next = pool->chunks;
+    pool->chunks = chunk;
+    pool->bump = (char *)(chunk + 1) + (c + 1) * POOL_CLASS;
+    pool->bump_end = (char *)chunk + POOL_CHUNK;
+    return chunk + 1;
+}
+
+static inline void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
     size_t c = pool_class(size);
     void *p = pool->free[c];
     if (p) {
@@ -63,23 +90,8 @@ static void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
         return p;
     }
     size_t bytes = (c + 1) * POOL_CLASS;
-    if ((size_t)(pool->bump_end - pool->bump) < bytes) {
-        /* The rest of the chunk goes to the free lists of the sizes it still holds. */
-        while ((size_t)(pool->bump_end - pool->bump) >= POOL_CLASS) {
-            size_t rest = ONA_MIN((size_t)(pool->bump_end - pool->bump), (size_t)POOL_MAX);
-            size_t rc = rest / POOL_CLASS - 1;
-            memcpy(pool->bump, &pool->free[rc], sizeof(void *));
-            pool->free[rc] = pool->bump;
-            pool->bump += (rc + 1) * POOL_CLASS;
-        }
-        pool_chunk *chunk = ona__malloc(POOL_CHUNK);
-        if (!chunk)
-            return NULL;
-        chunk->next = pool->chunks;
-        pool->chunks = chunk;
-        pool->bump = (char *)(chunk + 1);
-        pool->bump_end = (char *)chunk + POOL_CHUNK;
-    }
+    if ((size_t)(pool->bump_end - pool->bump) < bytes)
+        return pool_refill(pool, c);
     p = pool->bump;
     pool->bump += bytes;
     return p;
@@ -150,11 +162,6 @@ static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, s
  * system. The cap test is written so that an uncapped system (mem_cap 0) and a lifted cap never
  * refuse, and so that it cannot overflow. */
 /* Kept out of lua_alloc, whose fast paths then need no saved registers. */
-#if defined(__GNUC__)
-#define NOT_INLINED __attribute__((noinline))
-#else
-#define NOT_INLINED
-#endif
 static NOT_INLINED void *lua_alloc_slow(ona__lua *lua, void *ptr, size_t osize, size_t nsize) {
     if (!ptr)
         osize = 0;
