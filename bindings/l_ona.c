@@ -16,6 +16,9 @@
  * name of a raw function or of the caller's variable, which is what luaL_argerror would say.
  * Nothing that can raise runs while a lock is held or a C resource is unowned: messages live in
  * the system struct, not on the C stack, when Lua calls that may raise follow.
+ *
+ * ona.gfx, ona.input and ona.audio are opened on their first use (issue 12; "Groups opened on
+ * first use" below): most systems never touch them, and every spawn paid for them.
  */
 #include "l_ona.h"
 
@@ -494,7 +497,8 @@ static int l_ona_log(lua_State *L) {
  * group into that very table and then remove the metatable: from the first read or write of
  * any of its fields the table is the plain table it always was (the JIT sees no metamethod), a
  * field missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a
- * raw look (pairs, next, rawget) at a group nobody has touched yet sees it empty. */
+ * raw look (pairs, next, rawget, getmetatable) at a group nobody has touched yet sees it empty
+ * (with its opener). */
 typedef void (*group_open)(lua_State *L);
 
 static const struct {

@@ -11,6 +11,9 @@
  *    find their system from any coroutine of the state.
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
+ *  - A spawn builds only what every system needs (issue 12): the standard libraries a script may
+ *    never touch are opened on first use (std_libs), as are the `ona` groups (l_ona.c), and the
+ *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  */
 #include "lua_host.h"
 #include "lua_watchdog.h"
