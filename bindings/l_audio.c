@@ -178,7 +178,5 @@ void ona__lua_open_audio(lua_State *L) {
         {"sound", l_audio_sound},   {"play", l_audio_play},   {"stop", l_audio_stop},
         {"volume", l_audio_volume}, {"music", l_audio_music}, {NULL, NULL},
     };
-    lua_newtable(L);
     luaL_register(L, NULL, functions);
-    lua_setfield(L, -2, "audio");
 }

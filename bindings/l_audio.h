@@ -6,7 +6,7 @@
 
 #include <lua.h>
 
-/* Adds `audio` to the `ona` table on top of the stack. */
+/* Fills the `ona.audio` table on top of the stack (l_ona.c, on the group's first use). */
 void ona__lua_open_audio(lua_State *L);
 
 #endif

@@ -462,11 +462,8 @@ void ona__lua_open_gfx(lua_State *L) {
         {"window", l_gfx_window},
         {NULL, NULL},
     };
-    lua_newtable(L);
     luaL_register(L, NULL, gfx);
     ona__lua_open_draw(L); /* issue 11: layer, canvas, shader, uniform, to_world, to_screen */
     ona__lua_open_text(L); /* issue 10: font, print, measure */
     ona__lua_open_shapes(L); /* issue 11 shapes: rect, line, circle, polygon, sheet, tilemap */
-    lua_setfield(L, -2, "gfx");
-    ona__lua_open_input(L);
 }

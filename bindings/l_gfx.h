@@ -39,12 +39,12 @@ lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number 
 /* l_text.c (issue 10): adds font, print and measure to the `gfx` table on top of the stack. */
 void ona__lua_open_text(lua_State *L);
 
-/* Adds `gfx` and `input` to the `ona` table on top of the stack. */
+/* Fills the `ona.gfx` table on top of the stack (l_ona.c calls it on the group's first use). */
 void ona__lua_open_gfx(lua_State *L);
 
 /* --- l_input.c ------------------------------------------------------------------------------- */
 
-/* Adds `input` to the `ona` table on top of the stack (called by ona__lua_open_gfx). */
+/* Fills the `ona.input` table on top of the stack (l_ona.c, on the group's first use). */
 void ona__lua_open_input(lua_State *L);
 /* Pushes a new array of the frame's events (tables with `type` and the event's fields). */
 void ona__lua_push_events(lua_State *L, const struct ona__video *v);

@@ -285,7 +285,5 @@ void ona__lua_open_input(lua_State *L) {
         {"deadzone", l_input_deadzone},
         {NULL, NULL},
     };
-    lua_newtable(L);
     luaL_register(L, NULL, input);
-    lua_setfield(L, -2, "input");
 }

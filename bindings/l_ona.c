@@ -16,6 +16,9 @@
  * name of a raw function or of the caller's variable, which is what luaL_argerror would say.
  * Nothing that can raise runs while a lock is held or a C resource is unowned: messages live in
  * the system struct, not on the C stack, when Lua calls that may raise follow.
+ *
+ * ona.gfx, ona.input and ona.audio are opened on their first use (issue 12; "Groups opened on
+ * first use" below): most systems never touch them, and every spawn paid for them.
  */
 #include "l_ona.h"
 
@@ -485,6 +488,94 @@ static int l_ona_log(lua_State *L) {
     return 0;
 }
 
+/* --- Groups opened on first use (issue 12) ---------------------------------------------------
+ * ona.gfx (with its drawing, text, shapes, sheets and tile maps), ona.input and ona.audio are
+ * most of the module: ~70 C functions, whose names are interned and inserted one by one, and
+ * four metatables, about a fifth of a spawn's instructions and 6 KB of every state's heap,
+ * while most systems use none of them. Each is therefore in `ona` from the start, as the same
+ * table for the state's life, but empty, with a metatable whose __index and __newindex open the
+ * group into that very table and then remove the metatable: from the first read or write of
+ * any of its fields the table is the plain table it always was (the JIT sees no metamethod), a
+ * field missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a
+ * raw look (pairs, next, rawget, getmetatable) at a group nobody has touched yet sees it empty
+ * (with its opener). */
+typedef void (*group_open)(lua_State *L);
+
+static const struct {
+    const char *name;
+    group_open open; /* fills the table on top of the stack */
+} groups[] = {
+    {"gfx", ona__lua_open_gfx},
+    {"input", ona__lua_open_input},
+    {"audio", ona__lua_open_audio},
+};
+
+static int group_fill_protected(lua_State *L) {
+    size_t g = (size_t)lua_tointeger(L, 2);
+    lua_settop(L, 1);
+    groups[g].open(L);
+    return 0;
+}
+
+/* Opens the group table at index 1 if it still has its metatable. The metatable goes first, so
+ * that the opener's own stores are plain ones; if the opener fails (out of memory, under the
+ * system's cap) it is put back, so the next use tries again, and the error goes on. */
+static void group_fill(lua_State *L) {
+    if (!lua_getmetatable(L, 1))
+        return;
+    int mt = lua_gettop(L);
+    lua_rawgeti(L, mt, 1);
+    size_t g = (size_t)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_setmetatable(L, 1);
+    lua_pushcfunction(L, group_fill_protected);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, (lua_Integer)g);
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, 1);
+        lua_error(L);
+    }
+    lua_settop(L, mt - 1);
+}
+
+/* __index(group, key): the group opened, then its field (nil when it has none). */
+static int group_index(lua_State *L) {
+    group_fill(L);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+/* __newindex(group, key, value): the group opened, then the store (a script's own field, or
+ * its replacement of a binding, is kept: it happens after the opening). */
+static int group_newindex(lua_State *L) {
+    group_fill(L);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* Adds the group stubs to the `ona` table on top of the stack. */
+static void add_groups(lua_State *L) {
+    lua_pushcfunction(L, group_index);
+    lua_pushcfunction(L, group_newindex);
+    for (size_t g = 0; g < ONA_ARRAY_COUNT(groups); g++) {
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 1, 2);
+        lua_pushvalue(L, -4);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, -3);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushinteger(L, (lua_Integer)g);
+        lua_rawseti(L, -2, 1);
+        lua_setmetatable(L, -2);
+        lua_setfield(L, -4, groups[g].name);
+    }
+    lua_pop(L, 2);
+}
+
 void ona__lua_open_ona(lua_State *L) {
     static const luaL_Reg functions[] = {
         {"try_send", l_ona_try_send},
@@ -502,15 +593,14 @@ void ona__lua_open_ona(lua_State *L) {
         {"buffer", l_buffer_new},
         {NULL, NULL},
     };
-    lua_newtable(L);
+    lua_createtable(L, 0, 32); /* the fields below, and the prelude's: no rehash as it fills */
     luaL_register(L, NULL, functions);
-    ona__lua_open_gfx(L);
-    ona__lua_open_audio(L);
+    add_groups(L);
     ona__lua_open_time(L);
     ona__lua_open_save(L);
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
-    lua_newtable(L);
+    lua_createtable(L, 0, 16);
     lua_pushcfunction(L, l_ona_send_raw);
     lua_setfield(L, -2, "send");
     lua_pushcfunction(L, l_ona_receive_raw);

@@ -146,25 +146,36 @@ static int l_time_random(lua_State *L) {
     return 1;
 }
 
-void ona__lua_open_time(lua_State *L) {
+/* ona.random as registered (issue 12): the generators' metatable is made at the first call, not
+ * at every spawn (most systems make no generator); the upvalue says it is there. */
+static int l_time_random_first(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"next", l_random_next}, {"int", l_random_int}, {"float", l_random_float},
         {"seed", l_random_seed}, {NULL, NULL},
     };
-    if (luaL_newmetatable(L, RANDOM_MT)) {
-        lua_newtable(L);
-        luaL_register(L, NULL, methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, l_random_tostring);
-        lua_setfield(L, -2, "__tostring");
-        lua_pushliteral(L, "ona.Random");
-        lua_setfield(L, -2, "__metatable");
+    if (!lua_toboolean(L, lua_upvalueindex(1))) {
+        if (luaL_newmetatable(L, RANDOM_MT)) {
+            lua_newtable(L);
+            luaL_register(L, NULL, methods);
+            lua_setfield(L, -2, "__index");
+            lua_pushcfunction(L, l_random_tostring);
+            lua_setfield(L, -2, "__tostring");
+            lua_pushliteral(L, "ona.Random");
+            lua_setfield(L, -2, "__metatable");
+        }
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+        lua_replace(L, lua_upvalueindex(1));
     }
-    lua_pop(L, 1);
+    return l_time_random(L);
+}
+
+void ona__lua_open_time(lua_State *L) {
     lua_pushcfunction(L, l_time_time);
     lua_setfield(L, -2, "time");
     lua_pushcfunction(L, l_time_dt);
     lua_setfield(L, -2, "dt");
-    lua_pushcfunction(L, l_time_random);
+    lua_pushboolean(L, 0);
+    lua_pushcclosure(L, l_time_random_first, 1);
     lua_setfield(L, -2, "random");
 }

@@ -11,6 +11,9 @@
  *    find their system from any coroutine of the state.
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
+ *  - A spawn builds only what every system needs (issue 12): the standard libraries a script may
+ *    never touch are opened on first use (std_libs), as are the `ona` groups (l_ona.c), and the
+ *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  */
 #include "lua_host.h"
 #include "lua_watchdog.h"
@@ -22,6 +25,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdio.h>
+#include <string.h>
 
 /* --- The counting allocator ------------------------------------------------------------------ */
 
@@ -46,14 +50,42 @@ struct ona__lua_pool {
     void *free[POOL_MAX / POOL_CLASS]; /* a free block's first word links the next one */
     char *bump, *bump_end;             /* the unused end of the newest chunk */
     pool_chunk *chunks;
-    bool mixed; /* some small blocks came from the allocator hook (pool_owns) */
+    bool mixed;   /* some small blocks came from the allocator hook (pool_owns) */
+    bool closing; /* lua_close is freeing everything: the chunks go whole after it */
 };
 
 static inline size_t pool_class(size_t size) {
     return (size - 1) / POOL_CLASS;
 }
 
-static void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
+/* Kept out of lua_alloc (below), whose fast paths then need no saved registers. */
+#if defined(__GNUC__)
+#define NOT_INLINED __attribute__((noinline))
+#else
+#define NOT_INLINED
+#endif
+
+/* A block of class c when its free list is empty and the newest chunk has no room: a new chunk. */
+static NOT_INLINED void *pool_refill(struct ona__lua_pool *pool, size_t c) {
+    /* The rest of the chunk goes to the free lists of the sizes it still holds. */
+    while ((size_t)(pool->bump_end - pool->bump) >= POOL_CLASS) {
+        size_t rest = ONA_MIN((size_t)(pool->bump_end - pool->bump), (size_t)POOL_MAX);
+        size_t rc = rest / POOL_CLASS - 1;
+        memcpy(pool->bump, &pool->free[rc], sizeof(void *));
+        pool->free[rc] = pool->bump;
+        pool->bump += (rc + 1) * POOL_CLASS;
+    }
+    pool_chunk *chunk = ona__malloc(POOL_CHUNK);
+    if (!chunk)
+        return NULL;
+    chunk->next = pool->chunks;
+    pool->chunks = chunk;
+    pool->bump = (char *)(chunk + 1) + (c + 1) * POOL_CLASS;
+    pool->bump_end = (char *)chunk + POOL_CHUNK;
+    return chunk + 1;
+}
+
+static inline void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
     size_t c = pool_class(size);
     void *p = pool->free[c];
     if (p) {
@@ -61,35 +93,22 @@ static void *pool_alloc(struct ona__lua_pool *pool, size_t size) {
         return p;
     }
     size_t bytes = (c + 1) * POOL_CLASS;
-    if ((size_t)(pool->bump_end - pool->bump) < bytes) {
-        /* The rest of the chunk goes to the free lists of the sizes it still holds. */
-        while ((size_t)(pool->bump_end - pool->bump) >= POOL_CLASS) {
-            size_t rest = ONA_MIN((size_t)(pool->bump_end - pool->bump), (size_t)POOL_MAX);
-            size_t rc = rest / POOL_CLASS - 1;
-            memcpy(pool->bump, &pool->free[rc], sizeof(void *));
-            pool->free[rc] = pool->bump;
-            pool->bump += (rc + 1) * POOL_CLASS;
-        }
-        pool_chunk *chunk = ona__malloc(POOL_CHUNK);
-        if (!chunk)
-            return NULL;
-        chunk->next = pool->chunks;
-        pool->chunks = chunk;
-        pool->bump = (char *)(chunk + 1);
-        pool->bump_end = (char *)chunk + POOL_CHUNK;
-    }
+    if ((size_t)(pool->bump_end - pool->bump) < bytes)
+        return pool_refill(pool, c);
     p = pool->bump;
     pool->bump += bytes;
     return p;
 }
 
 static inline void pool_free(struct ona__lua_pool *pool, void *p, size_t size) {
+    if (pool->closing)
+        return; /* nothing is made again from it: pool_destroy frees the chunks */
     size_t c = pool_class(size);
     memcpy(p, &pool->free[c], sizeof(void *));
     pool->free[c] = p;
 }
 
-/* After lua_close: every block is back; the chunks go. */
+/* After lua_close: every block is back (or was dropped, closing); the chunks go. */
 static void pool_destroy(ona__lua *lua) {
     if (!lua->pool)
         return;
@@ -145,8 +164,8 @@ static void *pool_realloc(struct ona__lua_pool *pool, void *ptr, size_t osize, s
  * A failed allocation is LuaJIT's out-of-memory error, raised in the state: an error of that
  * system. The cap test is written so that an uncapped system (mem_cap 0) and a lifted cap never
  * refuse, and so that it cannot overflow. */
-static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    ona__lua *lua = ud;
+/* Kept out of lua_alloc, whose fast paths then need no saved registers. */
+static NOT_INLINED void *lua_alloc_slow(ona__lua *lua, void *ptr, size_t osize, size_t nsize) {
     if (!ptr)
         osize = 0;
     if (nsize == 0) {
@@ -179,6 +198,35 @@ static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+/* The two calls of nearly every block, freeing a small block and making a new one, while the
+ * pool is not mixed, without the general path's tests (issue 12: the allocator was a fifth of a
+ * spawn's instructions); the same outcome as lua_alloc_slow, which does everything else. */
+static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    ona__lua *lua = ud;
+    struct ona__lua_pool *pool = lua->pool;
+    if (pool && !pool->mixed) {
+        if (nsize == 0) {
+            if (ptr && osize <= POOL_MAX) {
+                pool_free(pool, ptr, osize);
+                lua->mem_used -= osize;
+                return NULL;
+            }
+        } else if (!ptr && nsize <= POOL_MAX &&
+                   (!lua->mem_cap || lua->cap_lifted ||
+                    (lua->mem_used <= lua->mem_cap && nsize <= lua->mem_cap - lua->mem_used)) &&
+                   ona__allocator_is_default()) {
+            void *p = pool_alloc(pool, nsize);
+            if (p) {
+                lua->mem_used += nsize;
+                if (lua->mem_used > lua->mem_peak)
+                    lua->mem_peak = lua->mem_used;
+                return p;
+            }
+        }
+    }
+    return lua_alloc_slow(lua, ptr, osize, nsize);
+}
+
 /* --- The state ------------------------------------------------------------------------------- */
 
 extern const unsigned char ona_prelude_lua[];
@@ -196,6 +244,37 @@ static int load_inbox(lua_State *L) {
     return 1;
 }
 
+/* raw.reload_chunk() -> the function that makes the hot reload's steps (issue 12): the text from
+ * the "--@reload" line of scripts/prelude.lua to the end of the long comment that holds it,
+ * compiled now, at a system's first reload, rather than at every spawn. Its lines keep their
+ * numbers in prelude.lua (as many newlines go first) and its chunk name is the prelude's, so
+ * ona__lua_author_line passes over its frames as over the rest of the prelude. */
+static int reload_chunk(lua_State *L) {
+    static const char marker[] = "\n--@reload\n";
+    const char *text = (const char *)ona_prelude_lua;
+    size_t size = ona_prelude_lua_size;
+    const char *begin = memmem(text, size, marker, sizeof marker - 1);
+    const char *end = NULL;
+    if (begin) {
+        begin++;
+        end = memmem(begin, size - (size_t)(begin - text), "\n]==]", 5);
+    }
+    if (!begin || !end)
+        return luaL_error(L, "prelude.lua: the hot reload's text (--@reload) is missing");
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (const char *p = text; p < begin; p++)
+        if (*p == '\n')
+            luaL_addchar(&b, '\n');
+    luaL_addlstring(&b, begin, (size_t)(end - begin));
+    luaL_pushresult(&b);
+    size_t len;
+    const char *chunk = lua_tolstring(L, -1, &len);
+    if (luaL_loadbuffer(L, chunk, len, ONA__PRELUDE_CHUNK))
+        return lua_error(L);
+    return 1;
+}
+
 /* Builds "root1/?.lua;root1/?/init.lua;root2/?.lua;..." for package.path. */
 static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
     for (uint32_t i = 0; i < rt->root_count; i++) {
@@ -206,6 +285,126 @@ static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
         luaL_addstring(b, rt->roots[i]);
         luaL_addstring(b, "/?/init.lua");
     }
+}
+
+/* --- The standard libraries, some opened on first use (issue 12) ----------------------------
+ * luaL_openlibs was a third of a spawn's instructions. The libraries a script may well never
+ * touch (io, os, math, debug, bit) are instead, under their usual global and package.loaded
+ * names, an empty table whose metatable opens the library into that very table on the first
+ * read or write of any field and then goes away (LuaJIT's luaopen_* fill the table they find in
+ * package.loaded): from then on it is the library's own plain table, the same for `io` and
+ * `require("io")`. Fields stored raw before the opening (the prelude's os.exit) are kept. base,
+ * package, table, string (the string metatable's __index) and jit (whose opening switches the
+ * JIT compiler on) open at once, as ffi stays in package.preload. */
+typedef struct std_lib {
+    const char *name;
+    lua_CFunction open;
+    bool lazy;
+} std_lib;
+
+static const std_lib std_libs[] = {
+    {"", luaopen_base, false},
+    {LUA_LOADLIBNAME, luaopen_package, false},
+    {LUA_TABLIBNAME, luaopen_table, false},
+    {LUA_IOLIBNAME, luaopen_io, true},
+    {LUA_OSLIBNAME, luaopen_os, true},
+    {LUA_STRLIBNAME, luaopen_string, false},
+    {LUA_MATHLIBNAME, luaopen_math, true},
+    {LUA_DBLIBNAME, luaopen_debug, true},
+    {LUA_BITLIBNAME, luaopen_bit, true},
+    {LUA_JITLIBNAME, luaopen_jit, false},
+};
+
+/* Opens the library whose stub is at index 1 (protected by lib_fill): the fields stored in the
+ * stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
+static int lib_fill_protected(lua_State *L) {
+    const std_lib *lib = &std_libs[lua_tointeger(L, 2)];
+    lua_settop(L, 1);
+    lua_newtable(L); /* 2: the stub's own fields */
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 2);
+    }
+    lua_pushcfunction(L, lib->open);
+    lua_pushstring(L, lib->name);
+    lua_call(L, 1, 0);
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
+/* Opens the library stub at index 1 if it still has its metatable; on an error (out of memory)
+ * the metatable is put back, so the next use tries again. */
+static void lib_fill(lua_State *L) {
+    if (!lua_getmetatable(L, 1))
+        return;
+    int mt = lua_gettop(L);
+    lua_pushnil(L);
+    lua_setmetatable(L, 1);
+    lua_pushcfunction(L, lib_fill_protected);
+    lua_pushvalue(L, 1);
+    lua_rawgeti(L, mt, 1);
+    if (lua_pcall(L, 2, 0, 0) != 0) {
+        lua_pushvalue(L, mt);
+        lua_setmetatable(L, 1);
+        lua_error(L);
+    }
+    lua_settop(L, mt - 1);
+}
+
+static int lib_index(lua_State *L) {
+    lib_fill(L);
+    lua_settop(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
+static int lib_newindex(lua_State *L) {
+    lib_fill(L);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* What luaL_openlibs does, with the lazy libraries as stubs. */
+static void open_std_libs(lua_State *L) {
+    for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
+        if (std_libs[i].lazy)
+            continue;
+        lua_pushcfunction(L, std_libs[i].open);
+        lua_pushstring(L, std_libs[i].name);
+        lua_call(L, 1, 0);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+    lua_pushcfunction(L, lib_index);
+    lua_pushcfunction(L, lib_newindex);
+    for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
+        if (!std_libs[i].lazy)
+            continue;
+        lua_createtable(L, 0, 0);
+        lua_createtable(L, 1, 2);
+        lua_pushvalue(L, -4);
+        lua_setfield(L, -2, "__index");
+        lua_pushvalue(L, -3);
+        lua_setfield(L, -2, "__newindex");
+        lua_pushinteger(L, (lua_Integer)i);
+        lua_rawseti(L, -2, 1);
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -5, std_libs[i].name); /* package.loaded */
+        lua_setglobal(L, std_libs[i].name);
+    }
+    lua_pop(L, 3);
+    lua_getfield(L, LUA_REGISTRYINDEX, "_PRELOAD");
+    lua_pushcfunction(L, luaopen_ffi);
+    lua_setfield(L, -2, LUA_FFILIBNAME);
+    lua_pop(L, 1);
 }
 
 /* Runs under lua_cpcall: opens the libraries and the `ona` module, runs the prelude (which
@@ -219,7 +418,7 @@ static int open_state(lua_State *L) {
      * here lives on, so the collector's steps would only trace it (issue 12: ~8% of a spawn's
      * instructions). It restarts before the script's chunk, which may make garbage. */
     lua_gc(L, LUA_GCSTOP, 0);
-    luaL_openlibs(L);
+    open_std_libs(L);
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
     lua_pushcfunction(L, load_inbox);
@@ -227,6 +426,8 @@ static int open_state(lua_State *L) {
     lua_pop(L, 2);
     ona__lua_register_types(L);
     ona__lua_open_ona(L); /* pushes ona, raw */
+    lua_pushcfunction(L, reload_chunk);
+    lua_setfield(L, -2, "reload_chunk");
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
@@ -311,6 +512,16 @@ static void error_value_text(ona__lua *lua, char *buf, size_t size) {
     lua_setfield(L, LUA_REGISTRYINDEX, "ona.error_value");
 }
 
+/* lua_close, with the pool's frees skipped (they would only fill free lists about to go: ~10%
+ * of a spawn + close), then the pool. */
+static void close_state(ona__lua *lua) {
+    if (lua->pool)
+        lua->pool->closing = true;
+    lua_close(lua->L);
+    lua->L = NULL;
+    pool_destroy(lua);
+}
+
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua->mem_used = lua->mem_peak = 0;
     lua->mem_exceeded = false;
@@ -341,9 +552,7 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
         if (rc == LUA_ERRMEM && lua->mem_exceeded)
             snprintf(err, errsize, "%s: exceeded its memory cap of %zu bytes while loading",
                      lua->script_path, lua->mem_cap);
-        lua_close(L);
-        lua->L = NULL;
-        pool_destroy(lua);
+        close_state(lua);
         return code;
     }
     lua_settop(L, 0);
@@ -384,10 +593,8 @@ void ona__lua_close(ona__lua *lua, bool run_exit) {
             ona_log(ONA_LOG_ERROR, lua->sys->name, "exit: %s", text);
         }
     }
-    lua_close(lua->L);
-    lua->L = NULL;
+    close_state(lua);
     lua->co = NULL;
-    pool_destroy(lua);
 }
 
 int ona__lua_push_args(ona__lua *lua, lua_State *L) {

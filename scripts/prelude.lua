@@ -6,6 +6,9 @@
 local ona, raw, path = ...
 
 local error, select = error, select
+-- The library tables themselves (still unopened: lua_host.c), for what the prelude takes from
+-- them at its first use.
+local io_lib, math_lib, debug_lib = io, math, debug
 
 -- require() searches the project's script roots only: no C modules, no system paths.
 package.path = path
@@ -14,9 +17,11 @@ package.loadlib = nil
 
 -- os.exit would end the whole game, every other system with it, from one script: it asks the
 -- runtime to quit at the end of the frame instead (ona.quit), says so at the caller's line, and
--- returns, so the rest of the turn runs as for any other call.
+-- returns, so the rest of the turn runs as for any other call. `os` (like io, math, debug and
+-- bit) opens on first use (lua_host.c): the function is stored raw, so that setting it does not
+-- open the library, and the opening keeps it.
 local quit, log, where = ona.quit, ona.log, nil
-function os.exit(code)
+rawset(os, "exit", function(code)
   where = where or require("debug").getinfo
   local info = where(2, "Sl")
   local at = info and info.currentline and info.currentline > 0
@@ -24,7 +29,7 @@ function os.exit(code)
   log("warn", ("%s: os.exit(%s) ends no process here: the game quits at the end of this frame "
     .. "(ona.quit)"):format(at, tostring(code)))
   quit()
-end
+end)
 local loaders = package.loaders
 for i = #loaders, 3, -1 do
   loaders[i] = nil
@@ -38,7 +43,7 @@ local modules = {} -- module name -> file
 local missing = {} -- candidate file of a module a require missed -> module name
 local reloading = false
 local watch = raw.watch
-local io_open, loadstring = io.open, loadstring
+local io_open, loadstring = nil, loadstring -- io.open, taken at the first require
 loaders[2] = function(name)
   local file, err = package.searchpath(name, package.path)
   if not file then
@@ -52,6 +57,7 @@ loaders[2] = function(name)
     end
     return err
   end
+  io_open = io_open or io_lib.open
   local f, oerr = io_open(file, "rb")
   if not f then
     error(oerr, 0)
@@ -177,11 +183,12 @@ local clevel = 0
 local entry_level = setmetatable({}, { __mode = "k" }) -- coroutine -> its clevel when resumed
 local co_create, co_resume, co_status, co_running = coroutine.create, coroutine.resume,
   coroutine.status, coroutine.running
-local co_wrap, gsub_raw, getinfo, type = coroutine.wrap, string.gsub, debug.getinfo, type
+local co_wrap, gsub_raw, getinfo, type = coroutine.wrap, string.gsub, nil, type
 
 local function enter()
   local level = clevel
   if level >= MAX_CLEVELS then
+    getinfo = getinfo or debug_lib.getinfo -- taken at the first use
     level = entry_level[co_running() or 0] or 0
     local i, info = 2, getinfo(2, "f")
     while info do
@@ -254,8 +261,11 @@ end
 -- ona.gfx.draw_sprites (the fast path for thousands of sprites). A zeroed sprite is invisible:
 -- set scale_x, scale_y and tint (0xAABBGGRR, 0xFFFFFFFF for as-is).
 local sprite_cdef = false
-local buffer, floor, pcall, tostring = ona.buffer, math.floor, pcall, tostring
-function ona.gfx.sprites(n)
+-- ona.gfx is opened on first use (l_ona.c): the function is stored raw, so that defining it
+-- does not open the group, and the opening keeps it.
+local buffer, floor, pcall, tostring = ona.buffer, nil, pcall, tostring
+rawset(ona.gfx, "sprites", function(n)
+  floor = floor or math_lib.floor -- taken at the first call: math opens on first use
   if type(n) ~= "number" or n < 0 or n ~= floor(n) then
     raise("ona.gfx.sprites: bad argument #1 (a count of sprites expected, got "
       .. (type(n) == "number" and tostring(n) or type(n)) .. ")")
@@ -280,7 +290,7 @@ function ona.gfx.sprites(n)
     raise("ona.gfx.sprites: bad argument #1 (" .. why .. ")")
   end
   return sprites
-end
+end)
 
 -- The hot reload, called by the runtime at a frame boundary when `changed` (a file) changed:
 -- returns nil when neither the system's script nor a project module it required (or a module a
@@ -298,6 +308,15 @@ end
 --  5. Commit: functions stored anywhere in the state table are replaced by their new versions,
 --     and the old module tables are updated in place (keeping their identity), so code holding a
 --     reference to them or to their functions runs the new code from its next call.
+--
+-- Steps 1-5 are compiled at the system's first reload of one of its own files (lua_host.c,
+-- reload_chunk: the text at the end of this file), not at every spawn: they were a tenth of a
+-- spawn's instructions and 5 KB of every state's heap (issue 12). The test of whether the file
+-- is the system's stays here, so that a change to another system's file compiles nothing.
+local reload_chunk, do_reload = raw.reload_chunk, nil
+local function set_reloading(on)
+  reloading = on
+end
 local function reload(module, state, script, args, changed)
   local mine = changed == script or missing[changed] ~= nil
   for _, file in pairs(modules) do
@@ -306,6 +325,45 @@ local function reload(module, state, script, args, changed)
   if not mine then
     return nil
   end
+  if not do_reload then
+    do_reload = reload_chunk()(modules, missing, set_reloading, pcall, tostring, type)
+  end
+  return do_reload(module, state, script, args, changed)
+end
+
+-- The turn trampoline: the first turn calls init(state, args), every turn calls
+-- process(state, events, dt). An init that raised is called again (with the same args) by the
+-- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
+-- new state, and a new prelude).
+local init_args, init_pending = nil, false
+local function turn(module, state, events, dt, first, args)
+  if first then
+    init_args, init_pending = args, true
+  end
+  if init_pending then
+    local init = module.init -- named so that a traceback says "in function 'init'"
+    if init then
+      init(state, init_args)
+    end
+    init_args, init_pending = nil, false
+  end
+  local process = module.process
+  if process then
+    process(state, events, dt)
+  end
+end
+
+return turn, reload
+
+-- Steps 1-5 of the hot reload (see `reload` above). lua_host.c compiles the text from the marker
+-- line to the end of this comment, as "=prelude.lua" with its lines where they are here, so
+-- errors and tracebacks read as before; it gets the require loader's tables, the setter of its
+-- `reloading` flag and the functions the prelude took at its start, and returns the function
+-- that does the reload.
+--[==[
+--@reload
+local modules, missing, set_reloading, pcall, tostring, type = ...
+return function(module, state, script, args, changed)
   local saved = {}
   for name in pairs(modules) do
     saved[name] = package.loaded[name]
@@ -321,9 +379,9 @@ local function reload(module, state, script, args, changed)
   if not chunk then
     return fail(err)
   end
-  reloading = true
+  set_reloading(true)
   local ok, new = pcall(chunk, args)
-  reloading = false
+  set_reloading(false)
   if not ok then
     return fail(new)
   end
@@ -401,27 +459,4 @@ local function reload(module, state, script, args, changed)
   end
   return true
 end
-
--- The turn trampoline: the first turn calls init(state, args), every turn calls
--- process(state, events, dt). An init that raised is called again (with the same args) by the
--- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
--- new state, and a new prelude).
-local init_args, init_pending = nil, false
-local function turn(module, state, events, dt, first, args)
-  if first then
-    init_args, init_pending = args, true
-  end
-  if init_pending then
-    local init = module.init -- named so that a traceback says "in function 'init'"
-    if init then
-      init(state, init_args)
-    end
-    init_args, init_pending = nil, false
-  end
-  local process = module.process
-  if process then
-    process(state, events, dt)
-  end
-end
-
-return turn, reload
+]==]

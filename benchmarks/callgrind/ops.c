@@ -15,6 +15,8 @@
  *                        in one frame-sized turn, threads = 1, default mailbox (64)
  *   ops memory N         N empty.lua systems after their first turn: prints the mean Lua heap
  *                        (ona_system_stats.memory) per system, in bytes (not for callgrind)
+ *   ops bare N           N bare LuaJIT states (luaL_newstate + luaL_openlibs + lua_close), no
+ *                        runtime: what a spawn is measured against (the floor of a state)
  */
 #include "../bench_args.h"
 #include "ona/ona.h"
@@ -22,6 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* LuaJIT is inside libona.a; its headers are not on this program's path, so the three calls of
+ * the bare mode are declared here (lauxlib.h/lualib.h, LuaJIT 2.1). */
+typedef struct lua_State lua_State;
+lua_State *luaL_newstate(void);
+void luaL_openlibs(lua_State *L);
+void lua_close(lua_State *L);
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/benchmarks/lua", NULL};
 
@@ -46,12 +55,24 @@ static void steps(ona_runtime *rt, long frames) {
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: ops spawn N | empty N F | selfsend C F | pingpong H F | "
-                        "mailbox P C\n");
+                        "mailbox P C | memory N | bare N\n");
         return 2;
     }
     const char *mode = argv[1];
     long a1 = argc > 2 ? atol(argv[2]) : 0;
     long a2 = argc > 3 ? atol(argv[3]) : 0;
+    if (strcmp(mode, "bare") == 0) {
+        for (long i = 0; i < a1; i++) {
+            lua_State *L = luaL_newstate();
+            if (!L) {
+                fprintf(stderr, "ops: luaL_newstate failed\n");
+                return 1;
+            }
+            luaL_openlibs(L);
+            lua_close(L);
+        }
+        return 0;
+    }
     ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
     ona_runtime *rt;
     check("ona_runtime_create", ona_runtime_create(&desc, &rt));
