@@ -413,6 +413,7 @@ static void push_value(decoder *d, const ona__token *t) {
         lua_pushnumber(L, t->as.number);
         break;
     case ONA__TAG_STRING:
+    case ONA__TAG_STRING8:
         lua_pushlstring(L, t->as.str.bytes, t->as.str.size);
         break;
     case ONA__TAG_SHORT_STRING: {

@@ -14,6 +14,9 @@
  *   STRING_REF 7    a heap ona_string: its `struct ona__string_heap *`, u64 length
  *   BUFFER_REF 8    an `ona_buffer *`
  *   TABLE 9         u32 array size, u32 hash size, then key, value, key, value, ..., END 10
+ *   STRING8 11      as STRING with a u8 length: the writer's form of byte strings under 256
+ *                   bytes (issue 12: `{x = 1, y = 2, name = "abc"}` fits ONA_MESSAGE_INLINE, so
+ *                   a table message like it allocates nothing); STRING is used from 256 bytes
  *
  * Tag 0 is invalid, so zeroed bytes never decode. Multi-byte fields are in native byte order
  * (messages never leave the process) and unaligned: they are always read and written with
@@ -221,6 +224,19 @@ int ona_message_write_string(ona_message_writer *w, const char *bytes, size_t si
         return writer_fail(w, ONA_EINVAL);
     if (size > ONA_MESSAGE_MAX_SIZE)
         return writer_fail(w, ONA_ERANGE);
+    if (size <= UINT8_MAX) {
+        uint8_t *p = reserve(w, 1 + 1 + size + 1);
+        if (!p)
+            return w->error;
+        p[0] = ONA__TAG_STRING8;
+        p[1] = (uint8_t)size;
+        if (size)
+            memcpy(p + 2, bytes, size);
+        p[2 + size] = '\0';
+        w->msg->size += (uint32_t)(1 + 1 + size + 1);
+        end_token(w);
+        return 0;
+    }
     uint8_t *p = reserve(w, 1 + 4 + size + 1);
     if (!p)
         return w->error;
@@ -410,6 +426,7 @@ int ona_message_read(ona_message_reader *r, ona_value *out) {
         out->as.number = t.as.number;
         break;
     case ONA__TAG_STRING:
+    case ONA__TAG_STRING8:
         out->type = ONA_VALUE_STRING;
         out->as.string.bytes = t.as.str.bytes;
         out->as.string.size = t.as.str.size;

@@ -49,6 +49,7 @@ enum {
     ONA__TAG_BUFFER_REF = 8,   /* an ona_buffer pointer (trusted only) */
     ONA__TAG_TABLE = 9,        /* u32 array size, u32 hash size, pairs, END */
     ONA__TAG_END = 10,         /* end of a table */
+    ONA__TAG_STRING8 = 11,     /* u8 length (< 256), bytes, NUL: STRING for short byte strings */
 };
 
 /* One decoded token. Pointers point into the bytes (`str`) or are the stored references. */
@@ -61,7 +62,7 @@ typedef struct ona__token {
         struct {
             const char *bytes;
             uint32_t size;
-        } str; /* STRING, SHORT_STRING */
+        } str; /* STRING, STRING8, SHORT_STRING */
         struct {
             struct ona__string_heap *heap; /* NULL once moved out */
             uint64_t size;
@@ -97,6 +98,11 @@ static inline void ona__message_token_trusted(const uint8_t *bytes, uint32_t *of
         memcpy(&t->as.str.size, p, 4);
         t->as.str.bytes = (const char *)p + 4;
         used = 4 + t->as.str.size + 1;
+        break;
+    case ONA__TAG_STRING8:
+        t->as.str.size = p[0];
+        t->as.str.bytes = (const char *)p + 1;
+        used = 1 + (uint32_t)p[0] + 1;
         break;
     case ONA__TAG_SHORT_STRING:
         t->as.str.size = p[0];
