@@ -157,6 +157,16 @@ static inline int check_writer(encoder *e) {
 
 static int encode_value(encoder *e, int idx);
 
+/* A string key or value: short ones through the writer's fast path (message.h), which skips
+ * the public writer's per-token checks (a string may go anywhere, and the writer has no error
+ * here: every token before was followed by check_writer). */
+static inline void put_string(encoder *e, const char *s, size_t len) {
+    if (len <= UINT8_MAX)
+        ona__message_put_string8(&e->w, s, len);
+    else
+        ona_message_write_string(&e->w, s, len);
+}
+
 /* Writes the key at `idx` and records it as the current path's last key (for error texts).
  * One lua_type and one lua_tolstring per key: recording and writing used to read it twice. */
 static int encode_key(encoder *e, int idx) {
@@ -170,7 +180,7 @@ static int encode_key(encoder *e, int idx) {
     switch (type) {
     case LUA_TSTRING:
         k->s = lua_tolstring(L, idx, &k->len);
-        ona_message_write_string(&e->w, k->s, k->len);
+        put_string(e, k->s, k->len);
         break;
     case LUA_TNUMBER:
         k->n = lua_tonumber(L, idx);
@@ -290,12 +300,12 @@ static int encode_value(encoder *e, int idx) {
         ona_message_write_boolean(&e->w, lua_toboolean(L, idx));
         break;
     case LUA_TNUMBER:
-        ona_message_write_number(&e->w, lua_tonumber(L, idx));
+        ona__message_put_number_value(&e->w, lua_tonumber(L, idx));
         break;
     case LUA_TSTRING: {
         size_t len;
         const char *s = lua_tolstring(L, idx, &len);
-        ona_message_write_string(&e->w, s, len);
+        put_string(e, s, len);
         break;
     }
     case LUA_TTABLE:
@@ -402,6 +412,43 @@ static void next_token(decoder *d, ona__token *t) {
     ONA_ASSERT(d->offset <= d->size);
 }
 
+static void push_value(decoder *d, const ona__token *t);
+
+/* Pushes the token at d->offset and steps past it. The tags of a small table message (short
+ * strings, numbers, booleans) are read straight from the bytes; the others through the token
+ * reader and push_value. Reading ~50 instructions a token less than the token struct did, this
+ * was ~250 of a 5,200-instruction `{x, y, name}` message (issue 12, third wave). */
+static void push_next(decoder *d) {
+    lua_State *L = d->L;
+    const uint8_t *p = d->bytes + d->offset;
+    ONA_ASSERT(d->offset < d->size);
+    switch (p[0]) {
+    case ONA__TAG_STRING8:
+        lua_pushlstring(L, (const char *)p + 2, p[1]);
+        d->offset += 3u + p[1];
+        break;
+    case ONA__TAG_NUMBER: {
+        double v;
+        memcpy(&v, p + 1, sizeof v);
+        lua_pushnumber(L, v);
+        d->offset += 1u + (uint32_t)sizeof v;
+        break;
+    }
+    case ONA__TAG_FALSE:
+    case ONA__TAG_TRUE:
+        lua_pushboolean(L, p[0] == ONA__TAG_TRUE);
+        d->offset += 1;
+        break;
+    default: {
+        ona__token t;
+        next_token(d, &t);
+        push_value(d, &t);
+        break;
+    }
+    }
+    ONA_ASSERT(d->offset <= d->size);
+}
+
 static void push_value(decoder *d, const ona__token *t) {
     lua_State *L = d->L;
     switch (t->tag) {
@@ -446,20 +493,15 @@ static void push_value(decoder *d, const ona__token *t) {
         ona__lua_push_buffer(L, t->as.buffer); /* as for strings above */
         memset(d->slots + t->slot, 0, PTR_SIZE);
         break;
-    case ONA__TAG_TABLE: {
+    case ONA__TAG_TABLE:
         lua_createtable(L, (int)t->as.table.array_size, (int)t->as.table.hash_size);
-        for (;;) {
-            ona__token key, value;
-            next_token(d, &key);
-            if (key.tag == ONA__TAG_END)
-                break;
-            push_value(d, &key);
-            next_token(d, &value);
-            push_value(d, &value);
+        while (d->bytes[d->offset] != ONA__TAG_END) {
+            push_next(d); /* the key */
+            push_next(d); /* its value */
             lua_rawset(L, -3);
         }
+        d->offset++; /* the END */
         break;
-    }
     default: /* NIL; END and unknown tags were refused by the check */
         lua_pushnil(L);
         break;
@@ -509,11 +551,8 @@ static int decode(lua_State *L, const uint8_t *bytes, uint8_t *slots, size_t siz
         return trusted ? ONA_ELIMIT : ONA_EDECODE;
     }
     decoder d = {L, bytes, slots, (uint32_t)size, 0};
-    for (uint32_t i = 0; i < count; i++) {
-        ona__token t;
-        next_token(&d, &t);
-        push_value(&d, &t);
-    }
+    for (uint32_t i = 0; i < count; i++)
+        push_next(&d);
     return (int)count;
 }
 

@@ -114,8 +114,9 @@ static int writer_fail(ona_message_writer *w, int code) {
     return w->error;
 }
 
-/* Makes room for `n` more bytes and returns where they go, or NULL with the error recorded. */
-static uint8_t *reserve(ona_message_writer *w, size_t n) {
+/* Makes room for `n` more bytes and returns where they go, or NULL with the error recorded.
+ * Also the slow half of message.h's ona__message_room (the Lua encoder's fast path). */
+uint8_t *ona__message_reserve(ona_message_writer *w, size_t n) {
     ona_message *m = w->msg;
     if (n > ONA_MESSAGE_MAX_SIZE - m->size) {
         writer_fail(w, ONA_ERANGE);
@@ -176,7 +177,7 @@ static int write_simple(ona_message_writer *w, uint8_t tag, const void *payload,
     int rc = begin_token(w, keyable, number);
     if (rc)
         return rc;
-    uint8_t *p = reserve(w, 1 + n);
+    uint8_t *p = ona__message_reserve(w, 1 + n);
     if (!p)
         return w->error;
     p[0] = tag;
@@ -225,7 +226,7 @@ int ona_message_write_string(ona_message_writer *w, const char *bytes, size_t si
     if (size > ONA_MESSAGE_MAX_SIZE)
         return writer_fail(w, ONA_ERANGE);
     if (size <= UINT8_MAX) {
-        uint8_t *p = reserve(w, 1 + 1 + size + 1);
+        uint8_t *p = ona__message_reserve(w, 1 + 1 + size + 1);
         if (!p)
             return w->error;
         p[0] = ONA__TAG_STRING8;
@@ -237,7 +238,7 @@ int ona_message_write_string(ona_message_writer *w, const char *bytes, size_t si
         end_token(w);
         return 0;
     }
-    uint8_t *p = reserve(w, 1 + 4 + size + 1);
+    uint8_t *p = ona__message_reserve(w, 1 + 4 + size + 1);
     if (!p)
         return w->error;
     uint32_t len = (uint32_t)size;
@@ -261,7 +262,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
         return writer_fail(w, ONA_EINVAL);
     size_t len = ona_string_length(s);
     if (ona_string_is_inline(s)) {
-        uint8_t *p = reserve(w, 2 + len);
+        uint8_t *p = ona__message_reserve(w, 2 + len);
         if (!p)
             return w->error;
         p[0] = ONA__TAG_SHORT_STRING;
@@ -270,7 +271,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
             memcpy(p + 2, s->inline_bytes, len);
         w->msg->size += (uint32_t)(2 + len);
     } else {
-        uint8_t *p = reserve(w, 1 + PTR_SIZE + 8);
+        uint8_t *p = ona__message_reserve(w, 1 + PTR_SIZE + 8);
         if (!p)
             return w->error;
         uint64_t size64 = len;
@@ -286,7 +287,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
 }
 
 static int write_buffer_ref(ona_message_writer *w, ona_buffer *buffer, uint32_t flags) {
-    uint8_t *p = reserve(w, 1 + PTR_SIZE);
+    uint8_t *p = ona__message_reserve(w, 1 + PTR_SIZE);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_BUFFER_REF;
@@ -324,7 +325,7 @@ int ona_message_write_table_begin(ona_message_writer *w) {
         return rc;
     if (w->depth >= ONA_MESSAGE_MAX_DEPTH)
         return writer_fail(w, ONA_ELIMIT);
-    uint8_t *p = reserve(w, 1 + 8);
+    uint8_t *p = ona__message_reserve(w, 1 + 8);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_TABLE;
@@ -346,7 +347,7 @@ int ona_message_write_table_end(ona_message_writer *w) {
         return w->error;
     if (w->depth == 0 || (w->items[w->depth - 1] & 1u))
         return writer_fail(w, ONA_EINVAL);
-    uint8_t *p = reserve(w, 1);
+    uint8_t *p = ona__message_reserve(w, 1);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_END;

@@ -144,6 +144,64 @@ int ona__message_check(const uint8_t *bytes, size_t size, bool allow_refs, uint3
  * ONA_EINVAL when the message already owns buffers. */
 int ona__message_write_buffer_lent(ona_message_writer *w, ona_buffer *buffer);
 
+/* --- The writer's fast path, for the Lua encoder (issue 12) ---------------------------------
+ * Writes the tokens the Lua encoder writes most (string keys and values under 256 bytes, number
+ * values) without the public writer's per-token checks: the caller guarantees that the writer
+ * has no error and that the token may go where it goes (a string may be a key or a value; a
+ * number only a value, since number keys feed the array hint: those take
+ * ona_message_write_number). The bytes are the ones the public writer writes. */
+
+/* The writer's growth (message.c's `reserve`): room for `n` more bytes, or NULL with the
+ * writer's error recorded (ONA_ERANGE, ONA_ENOMEM). */
+uint8_t *ona__message_reserve(ona_message_writer *w, size_t n);
+
+/* Room for `n` (< 2^16) more bytes: inline or in the heap block when they fit, else grows. */
+static inline uint8_t *ona__message_room(ona_message_writer *w, uint32_t n) {
+    ona_message *m = w->msg;
+    uint32_t need = m->size + n; /* size <= ONA_MESSAGE_MAX_SIZE: cannot wrap */
+    if (!m->heap) {
+        if (need <= ONA_MESSAGE_INLINE)
+            return m->inline_data + m->size;
+    } else if (need <= m->capacity) {
+        return m->heap + m->size;
+    }
+    return ona__message_reserve(w, n);
+}
+
+/* Counts the token just written (the writer's end_token). */
+static inline void ona__message_counted(ona_message_writer *w, uint32_t n) {
+    w->msg->size += n;
+    if (w->depth == 0)
+        w->msg->count++;
+    else
+        w->items[w->depth - 1]++;
+}
+
+/* A byte string of `size` <= 255 bytes as STRING8. 0 or the writer's error. */
+static inline int ona__message_put_string8(ona_message_writer *w, const char *bytes,
+                                           size_t size) {
+    uint8_t *p = ona__message_room(w, (uint32_t)size + 3);
+    if (!p)
+        return w->error;
+    p[0] = ONA__TAG_STRING8;
+    p[1] = (uint8_t)size;
+    memcpy(p + 2, bytes, size);
+    p[2 + size] = '\0';
+    ona__message_counted(w, (uint32_t)size + 3);
+    return 0;
+}
+
+/* A number in a value's place (not a key). 0 or the writer's error. */
+static inline int ona__message_put_number_value(ona_message_writer *w, double value) {
+    uint8_t *p = ona__message_room(w, 1 + sizeof(double));
+    if (!p)
+        return w->error;
+    p[0] = ONA__TAG_NUMBER;
+    memcpy(p + 1, &value, sizeof(double));
+    ona__message_counted(w, 1 + sizeof(double));
+    return 0;
+}
+
 /* The encoded bytes of a message. */
 static inline uint8_t *ona__message_bytes(ona_message *m) {
     return m->heap ? m->heap : m->inline_data;
