@@ -183,8 +183,8 @@ static int encode_key(encoder *e, int idx) {
         put_string(e, k->s, k->len);
         break;
     case LUA_TNUMBER:
-        k->n = lua_tonumber(L, idx);
-        ona_message_write_number(&e->w, k->n);
+        k->n = lua_tonumber(L, idx); /* never NaN: a Lua table refuses NaN keys */
+        ona__message_put_number(&e->w, k->n);
         break;
     case LUA_TBOOLEAN:
         k->n = lua_toboolean(L, idx);
@@ -231,6 +231,7 @@ static int encode_table(encoder *e, int idx) {
 
     /* The array part 1..n first, so the receiver's table gets it as its array. */
     size_t n = lua_objlen(L, idx);
+    int slot = lua_gettop(L) + 1; /* where this level's values go */
     if (n > INT32_MAX)
         n = INT32_MAX;
     for (size_t i = 1; i <= n; i++) {
@@ -242,15 +243,15 @@ static int encode_table(encoder *e, int idx) {
         path_key *k = &e->keys[e->depth - 1];
         k->type = LUA_TNUMBER;
         k->n = (double)i;
-        ona_message_write_number(&e->w, (double)i);
-        if ((rc = check_writer(e)) != 0 || (rc = encode_value(e, lua_gettop(L))) != 0)
+        ona__message_put_number(&e->w, (double)i);
+        if ((rc = check_writer(e)) != 0 || (rc = encode_value(e, slot)) != 0)
             return rc; /* the caller resets the stack */
         lua_pop(L, 1);
     }
-    /* Then every other key. */
+    /* Then every other key: lua_next leaves each pair at slot, slot + 1. */
     lua_pushnil(L);
+    int key = slot;
     while (lua_next(L, idx)) {
-        int key = lua_gettop(L) - 1;
         if (n > 0 && lua_type(L, key) == LUA_TNUMBER) {
             double k = lua_tonumber(L, key);
             if (k >= 1 && k <= (double)n && k == floor(k)) {
@@ -300,7 +301,7 @@ static int encode_value(encoder *e, int idx) {
         ona_message_write_boolean(&e->w, lua_toboolean(L, idx));
         break;
     case LUA_TNUMBER:
-        ona__message_put_number_value(&e->w, lua_tonumber(L, idx));
+        ona__message_put_number(&e->w, lua_tonumber(L, idx));
         break;
     case LUA_TSTRING: {
         size_t len;

@@ -51,7 +51,6 @@
 /* The width of a reference's pointer in the bytes (message_check.c reads it with the same). */
 #define PTR_SIZE sizeof(void *)
 
-
 /* --- Messages -------------------------------------------------------------------------------- */
 
 /* Empties the header; the inline bytes need no clearing (size says how many are used). */

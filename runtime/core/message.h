@@ -147,9 +147,9 @@ int ona__message_write_buffer_lent(ona_message_writer *w, ona_buffer *buffer);
 /* --- The writer's fast path, for the Lua encoder (issue 12) ---------------------------------
  * Writes the tokens the Lua encoder writes most (string keys and values under 256 bytes, number
  * values) without the public writer's per-token checks: the caller guarantees that the writer
- * has no error and that the token may go where it goes (a string may be a key or a value; a
- * number only a value, since number keys feed the array hint: those take
- * ona_message_write_number). The bytes are the ones the public writer writes. */
+ * has no error and that the token may go where it goes (strings and numbers that are not NaN
+ * may be keys or values). The bytes and the table hints are the ones the public writer
+ * writes. */
 
 /* The writer's growth (message.c's `reserve`): room for `n` more bytes, or NULL with the
  * writer's error recorded (ONA_ERANGE, ONA_ENOMEM). */
@@ -178,8 +178,7 @@ static inline void ona__message_counted(ona_message_writer *w, uint32_t n) {
 }
 
 /* A byte string of `size` <= 255 bytes as STRING8. 0 or the writer's error. */
-static inline int ona__message_put_string8(ona_message_writer *w, const char *bytes,
-                                           size_t size) {
+static inline int ona__message_put_string8(ona_message_writer *w, const char *bytes, size_t size) {
     uint8_t *p = ona__message_room(w, (uint32_t)size + 3);
     if (!p)
         return w->error;
@@ -191,11 +190,19 @@ static inline int ona__message_put_string8(ona_message_writer *w, const char *by
     return 0;
 }
 
-/* A number in a value's place (not a key). 0 or the writer's error. */
-static inline int ona__message_put_number_value(ona_message_writer *w, double value) {
+/* A number, as a value or as a key that is not NaN (keys taken from a Lua table never are).
+ * A key keeps the table's array hint as ona_message_write_number does. 0 or the writer's
+ * error. */
+static inline int ona__message_put_number(ona_message_writer *w, double value) {
     uint8_t *p = ona__message_room(w, 1 + sizeof(double));
     if (!p)
         return w->error;
+    if (w->depth > 0) {
+        uint32_t d = w->depth - 1;
+        if ((w->items[d] & 1u) == 0 && w->array_[d] == w->items[d] / 2 &&
+            value == (double)w->array_[d] + 1.0)
+            w->array_[d]++;
+    }
     p[0] = ONA__TAG_NUMBER;
     memcpy(p + 1, &value, sizeof(double));
     ona__message_counted(w, 1 + sizeof(double));
