@@ -3,7 +3,7 @@
  * format, atomic replacement, and the checks that keep a torn or corrupt file from loading.
  *
  * Design note.
- *  - Format (little-endian): "ONASAVE\0" (8 bytes), u32 format version (1), u32 flags (0), u64
+ *  - Format (little-endian): "ONASAVE\0" (8 bytes), u32 format version (2), u32 flags (0), u64
  *    payload length, u32 CRC32 of the payload, u32 CRC32 of the 28 bytes before it; then the
  *    payload: the message codec's bytes for exactly one value, with no string or buffer
  *    references (shared strings are written as plain strings, buffers are refused). A reader
@@ -405,9 +405,11 @@ int ona__save_read(const char *dir, const char *name, uint8_t **bytes, size_t *s
         corrupt = "not a save file (wrong magic)";
     } else if (get_u32(header + 28) != ona__crc32(0, header, 28)) {
         corrupt = "corrupt: header checksum mismatch";
-    } else if (get_u32(header + 8) != ONA__SAVE_VERSION) {
-        snprintf(why, sizeof why, "made by another version of Ona (format %u, this one reads %u)",
-                 get_u32(header + 8), ONA__SAVE_VERSION);
+    } else if (get_u32(header + 8) < ONA__SAVE_VERSION_OLDEST ||
+               get_u32(header + 8) > ONA__SAVE_VERSION) {
+        snprintf(why, sizeof why,
+                 "made by another version of Ona (format %u, this one reads %u to %u)",
+                 get_u32(header + 8), ONA__SAVE_VERSION_OLDEST, ONA__SAVE_VERSION);
         corrupt = why;
     } else if ((length = get_u64(header + 16)) > ONA_MESSAGE_MAX_SIZE) {
         corrupt = "corrupt: the length is past the largest value";
@@ -466,7 +468,8 @@ int ona__save_read_message(const char *dir, const char *name, ona_message *out, 
     if (rc)
         return rc;
     /* Checked bytes without references: copy them token by token through the writer, the one
-     * producer of the format. */
+     * producer of the format. This is also the conversion of older versions: a version 1 file's
+     * STRING tokens come out as the writer writes strings today (STRING8 when short). */
     ona_message_writer w;
     ona_message_writer_begin(&w, out);
     uint32_t offset = 0;
@@ -486,6 +489,7 @@ int ona__save_read_message(const char *dir, const char *name, ona_message *out, 
             ona_message_write_number(&w, t.as.number);
             break;
         case ONA__TAG_STRING:
+        case ONA__TAG_STRING8:
         case ONA__TAG_SHORT_STRING:
             ona_message_write_string(&w, t.as.str.bytes, t.as.str.size);
             break;

@@ -17,7 +17,10 @@
 
 /* The header: magic, format version, flags, payload length, payload CRC32, header CRC32. */
 #define ONA__SAVE_MAGIC "ONASAVE"
-#define ONA__SAVE_VERSION 1u
+/* Version 2 (issue 12) may hold the STRING8 tag; version 1 files hold a subset of version 2's
+ * bytes, so they load as they are (the load rewrites every token through the writer). */
+#define ONA__SAVE_VERSION 2u
+#define ONA__SAVE_VERSION_OLDEST 1u
 #define ONA__SAVE_HEADER_SIZE 32u
 
 /* Checks a save name; 0, or ONA_EINVAL with the reason ("has a '/'", ...) in err. */

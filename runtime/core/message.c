@@ -14,6 +14,9 @@
  *   STRING_REF 7    a heap ona_string: its `struct ona__string_heap *`, u64 length
  *   BUFFER_REF 8    an `ona_buffer *`
  *   TABLE 9         u32 array size, u32 hash size, then key, value, key, value, ..., END 10
+ *   STRING8 11      as STRING with a u8 length: the writer's form of byte strings under 256
+ *                   bytes (issue 12: `{x = 1, y = 2, name = "abc"}` fits ONA_MESSAGE_INLINE, so
+ *                   a table message like it allocates nothing); STRING is used from 256 bytes
  *
  * Tag 0 is invalid, so zeroed bytes never decode. Multi-byte fields are in native byte order
  * (messages never leave the process) and unaligned: they are always read and written with
@@ -47,7 +50,6 @@
 
 /* The width of a reference's pointer in the bytes (message_check.c reads it with the same). */
 #define PTR_SIZE sizeof(void *)
-
 
 /* --- Messages -------------------------------------------------------------------------------- */
 
@@ -111,8 +113,9 @@ static int writer_fail(ona_message_writer *w, int code) {
     return w->error;
 }
 
-/* Makes room for `n` more bytes and returns where they go, or NULL with the error recorded. */
-static uint8_t *reserve(ona_message_writer *w, size_t n) {
+/* Makes room for `n` more bytes and returns where they go, or NULL with the error recorded.
+ * Also the slow half of message.h's ona__message_room (the Lua encoder's fast path). */
+uint8_t *ona__message_reserve(ona_message_writer *w, size_t n) {
     ona_message *m = w->msg;
     if (n > ONA_MESSAGE_MAX_SIZE - m->size) {
         writer_fail(w, ONA_ERANGE);
@@ -173,7 +176,7 @@ static int write_simple(ona_message_writer *w, uint8_t tag, const void *payload,
     int rc = begin_token(w, keyable, number);
     if (rc)
         return rc;
-    uint8_t *p = reserve(w, 1 + n);
+    uint8_t *p = ona__message_reserve(w, 1 + n);
     if (!p)
         return w->error;
     p[0] = tag;
@@ -221,7 +224,20 @@ int ona_message_write_string(ona_message_writer *w, const char *bytes, size_t si
         return writer_fail(w, ONA_EINVAL);
     if (size > ONA_MESSAGE_MAX_SIZE)
         return writer_fail(w, ONA_ERANGE);
-    uint8_t *p = reserve(w, 1 + 4 + size + 1);
+    if (size <= UINT8_MAX) {
+        uint8_t *p = ona__message_reserve(w, 1 + 1 + size + 1);
+        if (!p)
+            return w->error;
+        p[0] = ONA__TAG_STRING8;
+        p[1] = (uint8_t)size;
+        if (size)
+            memcpy(p + 2, bytes, size);
+        p[2 + size] = '\0';
+        w->msg->size += (uint32_t)(1 + 1 + size + 1);
+        end_token(w);
+        return 0;
+    }
+    uint8_t *p = ona__message_reserve(w, 1 + 4 + size + 1);
     if (!p)
         return w->error;
     uint32_t len = (uint32_t)size;
@@ -245,7 +261,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
         return writer_fail(w, ONA_EINVAL);
     size_t len = ona_string_length(s);
     if (ona_string_is_inline(s)) {
-        uint8_t *p = reserve(w, 2 + len);
+        uint8_t *p = ona__message_reserve(w, 2 + len);
         if (!p)
             return w->error;
         p[0] = ONA__TAG_SHORT_STRING;
@@ -254,7 +270,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
             memcpy(p + 2, s->inline_bytes, len);
         w->msg->size += (uint32_t)(2 + len);
     } else {
-        uint8_t *p = reserve(w, 1 + PTR_SIZE + 8);
+        uint8_t *p = ona__message_reserve(w, 1 + PTR_SIZE + 8);
         if (!p)
             return w->error;
         uint64_t size64 = len;
@@ -270,7 +286,7 @@ int ona_message_write_ona_string(ona_message_writer *w, const ona_string *s) {
 }
 
 static int write_buffer_ref(ona_message_writer *w, ona_buffer *buffer, uint32_t flags) {
-    uint8_t *p = reserve(w, 1 + PTR_SIZE);
+    uint8_t *p = ona__message_reserve(w, 1 + PTR_SIZE);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_BUFFER_REF;
@@ -308,7 +324,7 @@ int ona_message_write_table_begin(ona_message_writer *w) {
         return rc;
     if (w->depth >= ONA_MESSAGE_MAX_DEPTH)
         return writer_fail(w, ONA_ELIMIT);
-    uint8_t *p = reserve(w, 1 + 8);
+    uint8_t *p = ona__message_reserve(w, 1 + 8);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_TABLE;
@@ -330,7 +346,7 @@ int ona_message_write_table_end(ona_message_writer *w) {
         return w->error;
     if (w->depth == 0 || (w->items[w->depth - 1] & 1u))
         return writer_fail(w, ONA_EINVAL);
-    uint8_t *p = reserve(w, 1);
+    uint8_t *p = ona__message_reserve(w, 1);
     if (!p)
         return w->error;
     p[0] = ONA__TAG_END;
@@ -410,6 +426,7 @@ int ona_message_read(ona_message_reader *r, ona_value *out) {
         out->as.number = t.as.number;
         break;
     case ONA__TAG_STRING:
+    case ONA__TAG_STRING8:
         out->type = ONA_VALUE_STRING;
         out->as.string.bytes = t.as.str.bytes;
         out->as.string.size = t.as.str.size;

@@ -49,6 +49,7 @@ enum {
     ONA__TAG_BUFFER_REF = 8,   /* an ona_buffer pointer (trusted only) */
     ONA__TAG_TABLE = 9,        /* u32 array size, u32 hash size, pairs, END */
     ONA__TAG_END = 10,         /* end of a table */
+    ONA__TAG_STRING8 = 11,     /* u8 length (< 256), bytes, NUL: STRING for short byte strings */
 };
 
 /* One decoded token. Pointers point into the bytes (`str`) or are the stored references. */
@@ -61,7 +62,7 @@ typedef struct ona__token {
         struct {
             const char *bytes;
             uint32_t size;
-        } str; /* STRING, SHORT_STRING */
+        } str; /* STRING, STRING8, SHORT_STRING */
         struct {
             struct ona__string_heap *heap; /* NULL once moved out */
             uint64_t size;
@@ -97,6 +98,11 @@ static inline void ona__message_token_trusted(const uint8_t *bytes, uint32_t *of
         memcpy(&t->as.str.size, p, 4);
         t->as.str.bytes = (const char *)p + 4;
         used = 4 + t->as.str.size + 1;
+        break;
+    case ONA__TAG_STRING8:
+        t->as.str.size = p[0];
+        t->as.str.bytes = (const char *)p + 1;
+        used = 1 + (uint32_t)p[0] + 1;
         break;
     case ONA__TAG_SHORT_STRING:
         t->as.str.size = p[0];
@@ -137,6 +143,71 @@ int ona__message_check(const uint8_t *bytes, size_t size, bool allow_refs, uint3
  * until ona__message_commit_moves. Sets ONA__MESSAGE_LENT_BUFFERS. Errors as the writer's, and
  * ONA_EINVAL when the message already owns buffers. */
 int ona__message_write_buffer_lent(ona_message_writer *w, ona_buffer *buffer);
+
+/* --- The writer's fast path, for the Lua encoder (issue 12) ---------------------------------
+ * Writes the tokens the Lua encoder writes most (string keys and values under 256 bytes, number
+ * values) without the public writer's per-token checks: the caller guarantees that the writer
+ * has no error and that the token may go where it goes (strings and numbers that are not NaN
+ * may be keys or values). The bytes and the table hints are the ones the public writer
+ * writes. */
+
+/* The writer's growth (message.c's `reserve`): room for `n` more bytes, or NULL with the
+ * writer's error recorded (ONA_ERANGE, ONA_ENOMEM). */
+uint8_t *ona__message_reserve(ona_message_writer *w, size_t n);
+
+/* Room for `n` (< 2^16) more bytes: inline or in the heap block when they fit, else grows. */
+static inline uint8_t *ona__message_room(ona_message_writer *w, uint32_t n) {
+    ona_message *m = w->msg;
+    uint32_t need = m->size + n; /* size <= ONA_MESSAGE_MAX_SIZE: cannot wrap */
+    if (!m->heap) {
+        if (need <= ONA_MESSAGE_INLINE)
+            return m->inline_data + m->size;
+    } else if (need <= m->capacity) {
+        return m->heap + m->size;
+    }
+    return ona__message_reserve(w, n);
+}
+
+/* Counts the token just written (the writer's end_token). */
+static inline void ona__message_counted(ona_message_writer *w, uint32_t n) {
+    w->msg->size += n;
+    if (w->depth == 0)
+        w->msg->count++;
+    else
+        w->items[w->depth - 1]++;
+}
+
+/* A byte string of `size` <= 255 bytes as STRING8. 0 or the writer's error. */
+static inline int ona__message_put_string8(ona_message_writer *w, const char *bytes, size_t size) {
+    uint8_t *p = ona__message_room(w, (uint32_t)size + 3);
+    if (!p)
+        return w->error;
+    p[0] = ONA__TAG_STRING8;
+    p[1] = (uint8_t)size;
+    memcpy(p + 2, bytes, size);
+    p[2 + size] = '\0';
+    ona__message_counted(w, (uint32_t)size + 3);
+    return 0;
+}
+
+/* A number, as a value or as a key that is not NaN (keys taken from a Lua table never are).
+ * A key keeps the table's array hint as ona_message_write_number does. 0 or the writer's
+ * error. */
+static inline int ona__message_put_number(ona_message_writer *w, double value) {
+    uint8_t *p = ona__message_room(w, 1 + sizeof(double));
+    if (!p)
+        return w->error;
+    if (w->depth > 0) {
+        uint32_t d = w->depth - 1;
+        if ((w->items[d] & 1u) == 0 && w->array_[d] == w->items[d] / 2 &&
+            value == (double)w->array_[d] + 1.0)
+            w->array_[d]++;
+    }
+    p[0] = ONA__TAG_NUMBER;
+    memcpy(p + 1, &value, sizeof(double));
+    ona__message_counted(w, 1 + sizeof(double));
+    return 0;
+}
 
 /* The encoded bytes of a message. */
 static inline uint8_t *ona__message_bytes(ona_message *m) {

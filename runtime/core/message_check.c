@@ -58,6 +58,15 @@ int ona__message_token(const uint8_t *bytes, uint32_t size, uint32_t *offset, on
         t->as.str.size = len;
         break;
     }
+    case ONA__TAG_STRING8:
+        if (left < 1)
+            return ONA_EDECODE;
+        used = 1 + (uint64_t)p[0] + 1;
+        if (left < used || p[1 + p[0]] != '\0')
+            return ONA_EDECODE;
+        t->as.str.bytes = (const char *)p + 1;
+        t->as.str.size = p[0];
+        break;
     case ONA__TAG_SHORT_STRING:
         if (left < 1 || p[0] > ONA_STRING_INLINE_MAX)
             return ONA_EDECODE;
@@ -107,6 +116,7 @@ static bool is_key_tag(const ona__token *t) {
     case ONA__TAG_FALSE:
     case ONA__TAG_TRUE:
     case ONA__TAG_STRING:
+    case ONA__TAG_STRING8:
         return true;
     case ONA__TAG_NUMBER:
         return !isnan(t->as.number);
