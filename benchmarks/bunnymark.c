@@ -109,9 +109,9 @@ static const char *const config_threads[CONFIG_COUNT] = {
 typedef struct run_result {
     bool ok;
     double fps;
-    double wall_s; /* the timed window */
-    double cpu_s;  /* process CPU in the timed window (LÖVE: whole child, see love_run) */
-    double main_cpu_s; /* in-process runs: the main (GL-calling) thread's CPU in the window */
+    double wall_s;          /* the timed window */
+    double cpu_s;           /* process CPU in the timed window (LÖVE: whole child, see love_run) */
+    double main_cpu_s;      /* in-process runs: the main (GL-calling) thread's CPU in the window */
     double cpu_in_script_s; /* LÖVE only: its own CLOCK_PROCESS_CPUTIME_ID over the window */
     double update_cpu_s;    /* LÖVE only: its main thread's CPU in love.update (no GL) */
 } run_result;
