@@ -21,30 +21,35 @@ function M.new(n, seed)
   return b
 end
 
--- One frame of bouncing.
-function M.step(b, n)
+-- One frame of bouncing; with `p` (sprites), also copies each bunny's new position into its
+-- sprite in the same pass, so each bunny's cache line is touched once a frame.
+function M.step(b, n, p)
   local w, h, g = M.width, M.height, M.gravity
   for i = 0, n - 1 do
     local s = b[i]
-    s.x = s.x + s.vx
-    s.y = s.y + s.vy
-    s.vy = s.vy + g
-    if s.x > w then
-      s.vx = -s.vx
-      s.x = w
-    elseif s.x < 0 then
-      s.vx = -s.vx
-      s.x = 0
+    local x, y, vx, vy = s.x + s.vx, s.y + s.vy, s.vx, s.vy
+    vy = vy + g
+    if x > w then
+      vx = -vx
+      x = w
+    elseif x < 0 then
+      vx = -vx
+      x = 0
     end
-    if s.y > h then
-      s.vy = -0.85 * s.vy
-      s.y = h
+    if y > h then
+      vy = -0.85 * vy
+      y = h
       if math.random() > 0.5 then
-        s.vy = s.vy - math.random() * 6
+        vy = vy - math.random() * 6
       end
-    elseif s.y < 0 then
-      s.vy = 0
-      s.y = 0
+    elseif y < 0 then
+      vy = 0
+      y = 0
+    end
+    s.x, s.y, s.vx, s.vy = x, y, vx, vy
+    if p then
+      local q = p[i]
+      q.x, q.y = x, y
     end
   end
 end
@@ -61,14 +66,6 @@ function M.sprites(n, size)
     p[i].tint = 0xFFFFFFFF
   end
   return buf
-end
-
--- Copies positions into sprites.
-function M.place(b, n, p)
-  for i = 0, n - 1 do
-    p[i].x = b[i].x
-    p[i].y = b[i].y
-  end
 end
 
 return M

@@ -17,13 +17,14 @@ return {
       state.shapes = { rect = { tint = 0xF08080FF }, circle = { tint = 0x80C0F0FF }, half = half }
     elseif not state.send then
       state.sprites = bunnies.sprites(state.n, state.size)
+      state.p = state.sprites:ptr()
     end
   end,
 
   process = function(state)
     local n = state.n
-    bunnies.step(state.b, n)
     if state.send == "each" then
+      bunnies.step(state.b, n)
       local to, b = state.to, state.b
       for i = 0, n - 1 do
         ona.send(to, i, b[i].x, b[i].y)
@@ -34,9 +35,10 @@ return {
         state.pool[#state.pool + 1] = returned
       end
       local buf = table.remove(state.pool) or bunnies.sprites(n, state.size)
-      bunnies.place(state.b, n, buf:ptr())
+      bunnies.step(state.b, n, buf:ptr())
       ona.send(state.to, buf) -- moved: `buf` is dead here
     elseif state.shapes then
+      bunnies.step(state.b, n)
       local b, sh = state.b, state.shapes
       local half, size, rect, circle = sh.half, state.size, ona.gfx.rect, ona.gfx.circle
       for i = 0, n - 1, 2 do
@@ -46,7 +48,7 @@ return {
         circle(b[i].x, b[i].y - half, half, sh.circle)
       end
     else
-      bunnies.place(state.b, n, state.sprites:ptr())
+      bunnies.step(state.b, n, state.p)
       ona.gfx.draw_sprites(state.texture, state.sprites, n)
     end
   end,
