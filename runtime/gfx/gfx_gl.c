@@ -22,8 +22,10 @@
  * memory back in, zeroed: ~5 brk calls and ~110 page faults a frame at 3,500 sprites, 2-3 ms of
  * main-thread CPU a frame taken from the rasteriser threads, in 2 runs of 3 (glibc's dynamic
  * thresholds depend on the order of earlier frees). ona__gfx_create fixes both thresholds once
- * per process (glibc only): blocks under 32 MiB come from the heap, and the heap keeps up to
- * 128 MiB free at its top. A bigger resident heap in exchange for no per-frame faults.
+ * per process (glibc only) when the renderer is llvmpipe or softpipe: blocks under 32 MiB come
+ * from the heap, and the heap keeps up to 128 MiB free at its top. A bigger resident heap in
+ * exchange for no per-frame faults. An embedder that tunes malloc itself sets
+ * ONA_MALLOC_DEFAULTS=1 (README, embedding) and the runtime leaves malloc alone.
  */
 #include "gfx_gl_internal.h"
 #include "common.h"
@@ -108,9 +110,16 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
 /* --- Creation ------------------------------------------------------------------------------ */
 
 /* See "The heap" above. Setting either threshold turns glibc's dynamic adjustment off, so both
- * are set. */
+ * are set. Only under a software rasteriser, where the per-draw buffers were measured, and not
+ * when the embedder keeps malloc's settings its own (ONA_MALLOC_DEFAULTS=1 in the environment):
+ * the setting is the whole process's. */
 static void keep_heap(void) {
 #if defined(__GLIBC__)
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    const char *keep = getenv("ONA_MALLOC_DEFAULTS");
+    if (!renderer || (keep && strcmp(keep, "1") == 0) ||
+        (!strstr(renderer, "llvmpipe") && !strstr(renderer, "softpipe")))
+        return;
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
