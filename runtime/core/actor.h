@@ -14,7 +14,9 @@
  *    The host reads and writes them during its turn.
  *  - The mailbox is shared (MPSC). The list of senders parked on this system's full mailbox is
  *    guarded by `waiters_lock`.
- *  - Everything under "scheduler" and "lifecycle" is the core's; hosts never touch it.
+ *  - Everything under "shared", "scheduler" and "lifecycle" is the core's; hosts never touch it.
+ *    `status` and `kill_requested` belong to the lifecycle; they sit under "shared" only for the
+ *    cache-line layout. `wake_pending` and `pops_unchecked` are the turn's, kept by actor.c.
  */
 #ifndef ONA_ACTOR_H
 #define ONA_ACTOR_H
@@ -87,16 +89,31 @@ struct ona__system {
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
     uint64_t turns, turn_ns_total, last_turn_ns, max_turn_ns, parks, messages_in, messages_out;
     uint32_t restarts, errors;
+    /* A receiver this turn sent to without waking it yet (actor.c, "Deferred wakes"); woken,
+     * if it is parked, when the turn ends, parks, or finds a mailbox full. */
+    ona__system *wake_pending;
+    uint32_t pops_unchecked; /* messages taken since the parked senders were last looked at */
+
+    /* --- shared: read by other threads on every message --- */
+    /* Senders read `run` (is it parked?) and `kill_requested`/`status` on every send, the
+     * receiver reads `waiter_count` on its pops; the owner's per-message counters above are
+     * written on every message. The padding keeps these on cache lines of their own (the
+     * allocator promises malloc's alignment, not 64), so a send does not miss on a line the
+     * receiver dirties with each pop. */
+    char pad_shared_[ONA_CACHE_LINE];
+    _Atomic int run;       /* ONA__RUN_*: the only field other threads read without owning it */
+    atomic_uint waiter_count;
+    atomic_bool kill_requested;
+    ona_system_status status;
+    char pad_shared_end_[ONA_CACHE_LINE];
 
     /* --- scheduler (core) --- */
-    _Atomic int run;       /* ONA__RUN_*: the only field other threads read without owning it */
     ona__resume resume;    /* written by whoever queues it */
     bool turn_active;      /* a turn is in progress, maybe parked */
     ona__system *next_waiter;
     uint32_t deadlock_mark;
     uv_mutex_t waiters_lock;
     ona__system *waiters_head, *waiters_tail;
-    atomic_uint waiter_count;
     uint64_t park_start_ns; /* when its turn last parked (for the trace), 0 when not parked */
     uint64_t park_frame;    /* the frame its turn last parked in send (the long-wait warning) */
     bool trace_named;       /* its parked track has its name in the trace */
@@ -104,9 +121,7 @@ struct ona__system {
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
     ona_failure_policy policy;
     uint32_t restart_limit;
-    ona_system_status status;
     bool failed;           /* a turn failed; handled at the frame boundary */
-    atomic_bool kill_requested;
     uint64_t restart_frame;
 };
 
@@ -126,13 +141,16 @@ ona__system *ona__actor_resolve(ona__core *core, uint64_t handle);
 
 /* Sends `m` from `from` (NULL: from C outside any system) to `to` without waiting. On success the
  * message is in the mailbox (`m` is empty again; buffers lent by `moves`, if any, are moved) and
- * a parked receiver is woken with it. Errors: ONA_ESTALE (no such system; `why` says so),
+ * a parked receiver is woken with it: at once when `from` is NULL or outside a frame, else when
+ * `from`'s turn ends or parks, when it sends to another system, or when a send finds a mailbox
+ * full (actor.c, "Deferred wakes"). Errors: ONA_ESTALE (no such system; `why` says so),
  * ONA_EDEAD (stopped, killed or dying; `why` names it), ONA_EFULL (`m` untouched, buffers still
  * lent, `why` not written). `why` may be NULL. Any thread in a frame; main between frames. */
 int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
                     ona__moves *moves, char *why, size_t whysize);
-/* Takes the next message into sys->inbox (releasing the previous one) and wakes one sender parked
- * on sys's full mailbox. 0 or ONA_EEMPTY. The system's own turn only. */
+/* Takes the next message into sys->inbox (releasing the previous one). Senders parked on sys's
+ * full mailbox are woken after every capacity/2 messages taken and when the turn ends (actor.c,
+ * "Deferred wakes"). 0 or ONA_EEMPTY. The system's own turn only. */
 int ona__actor_receive(ona__system *sys);
 /* Asks for a system's end at the next frame boundary (its exit runs then). ONA_ESTALE. */
 int ona__actor_kill(ona__core *core, uint64_t handle);
@@ -142,6 +160,16 @@ void ona__actor_fail(ona__system *sys, const char *what);
 bool ona__actor_in_turn(const ona__system *sys);
 /* Can `target` still take messages (not stopped, not being killed)? */
 bool ona__actor_alive(const ona__system *target);
+
+/* Sends up to `n` messages from `from` (in a turn) to `to` with one reservation in the mailbox:
+ * msgs[0..*sent) are moved in order (each is empty again), the rest are untouched. Returns 0
+ * when all went, ONA_EFULL when the mailbox took fewer (maybe none), or the refusals of
+ * ona__actor_send (nothing sent). Same wake as ona__actor_send. */
+int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_message *msgs,
+                         uint32_t n, uint32_t *sent);
+/* Performs the turn's deferred wakes: the receiver it sent to, the senders parked on its own
+ * mailbox. Called where every turn ends (ona__actor_run_turn); the turn's thread only. */
+void ona__actor_flush_wakes(ona__system *sys);
 
 /* Runs (or continues) a queued system's turn on the calling thread, handling parking and its
  * races; leaves `run` in its next state. Scheduler only. */
