@@ -78,10 +78,10 @@ static void wake_receiver(ona__core *core, ona__system *receiver) {
 }
 
 /* After a push to `target`: wake it now, or leave it to the end of `from`'s turn. Deferring needs
- * a turn that will end through ona__actor_flush_wakes: `from` runs on a runtime thread in a frame
- * (outside frames, e.g. a script's exit between frames, nobody is parked in receive). */
+ * a turn that will end through ona__actor_flush_wakes: `from` is running its turn (outside turns,
+ * e.g. a script's exit between frames, the wake happens at once). */
 static void note_wake(ona__core *core, ona__system *from, ona__system *target) {
-    if (!from || !ona__runq_current()) {
+    if (!from || !ona__actor_in_turn(from)) {
         wake_receiver(core, target);
         return;
     }
@@ -206,7 +206,7 @@ int ona__actor_receive(ona__system *sys) {
         return ONA_EEMPTY;
     sys->messages_in++;
     /* Parked senders are looked at every capacity/2 pops, and at the turn's end (file note). */
-    if (++sys->pops_unchecked >= ona__mailbox_capacity(sys->mailbox) / 2)
+    if (++sys->pops_unchecked >= sys->pops_per_check)
         wake_senders(sys);
     return 0;
 }

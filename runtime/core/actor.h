@@ -93,6 +93,7 @@ struct ona__system {
      * if it is parked, when the turn ends, parks, or finds a mailbox full. */
     ona__system *wake_pending;
     uint32_t pops_unchecked; /* messages taken since the parked senders were last looked at */
+    uint32_t pops_per_check; /* capacity/2: how many pops between looks (set at spawn) */
 
     /* --- shared: read by other threads on every message --- */
     /* Senders read `run` (is it parked?) and `kill_requested`/`status` on every send, the
