@@ -25,8 +25,12 @@ static void teardown(void) {
     collector_free();
 }
 
-static ona_runtime *open_runtime(uint32_t threads) {
-    ona_runtime_desc desc = {.threads = threads, .script_roots = roots, .turn_budget_ms = 200};
+/* `budget_ms` 0: the runtime's default turn budget. Only the watchdog test sets one (short enough
+ * to interrupt the hog soon, long enough that a spawn's chunk under a sanitizer on a loaded
+ * machine stays inside its ten times longer budget). */
+static ona_runtime *open_runtime(uint32_t threads, uint32_t budget_ms) {
+    ona_runtime_desc desc = {
+        .threads = threads, .script_roots = roots, .turn_budget_ms = budget_ms};
     ona_runtime *rt = NULL;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     return rt;
@@ -46,7 +50,7 @@ static void assert_received(double value, uint32_t threads, const char *how) {
 
 /* A Lua sender sends to a receiver parked in ona.receive, then its turn ends as `how` says. */
 static void check_lua_sender(uint32_t threads, const char *how, double value) {
-    ona_runtime *rt = open_runtime(threads);
+    ona_runtime *rt = open_runtime(threads, strcmp(how, "hog") == 0 ? 500 : 0);
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "receiver.lua", "receiver", report, "", 0, 0);
     char pairs[128];
@@ -100,7 +104,7 @@ static int failing_process(ona_ctx *ctx, void *state, double dt) {
 
 START_TEST(test_wake_survives_native_failure) {
     for (uint32_t threads = 1; threads <= 2; threads++) {
-        ona_runtime *rt = open_runtime(threads);
+        ona_runtime *rt = open_runtime(threads, 0);
         ona_system report = spawn_collector(rt);
         spawn_lua(rt, "receiver.lua", "receiver", report, "", 0, 0);
         ona_system_desc d = {.name = "failing",
@@ -122,7 +126,7 @@ END_TEST
  * are woken in batches): everything arrives in the frame, in order per sender. */
 START_TEST(test_fan_in_tiny_mailbox) {
     for (uint32_t threads = 1; threads <= 2; threads++) {
-        ona_runtime *rt = open_runtime(threads);
+        ona_runtime *rt = open_runtime(threads, 0);
         ona_system report = spawn_collector(rt);
         spawn_lua(rt, "fan_receiver.lua", "receiver", report, "", 4, 0);
         ona_system none = {0};
@@ -238,7 +242,7 @@ static int sink_process(ona_ctx *ctx, void *state, double dt) {
 
 START_TEST(test_send_many_order_ownership_partial) {
     for (uint32_t threads = 1; threads <= 2; threads++) {
-        ona_runtime *rt = open_runtime(threads);
+        ona_runtime *rt = open_runtime(threads, 0);
         many_run *r = calloc(1, sizeof *r);
         /* The sender is spawned first, so in each frame it sends before the sink drains. */
         ona_system_desc sd = {.name = "many", .process = many_process, .user = r};
