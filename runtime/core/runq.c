@@ -12,11 +12,13 @@
  *    most one queue at a time (its `run` state says so), so a deque never holds more than
  *    max_systems entries and never grows.
  *  - Order of looking for work: own deque, frame list, steal. A thief leaves a deque's last
- *    system to its owner (who woke it as its turn ended or parked, actor.c's deferred wakes,
- *    and runs it next on the same core) unless the thief has been idle for a whole spin.
+ *    system to its owner, who woke it as its turn ended or parked (actor.c's deferred wakes)
+ *    and runs it next on the same core: a ping-pong or a sender/receiver pair stays on one
+ *    core instead of moving its Lua states between caches. Only a deque with two or more is a
+ *    reason to wake or to steal (which is also all that ona__runq_wake notifies for).
  *  - Sleep. Idle threads wait on an eventcount (epoch + mutex + condvar): a waiter reads the
  *    epoch, re-checks for work, then sleeps until the epoch moves. During a frame a thread that
- *    runs out of work first spins for SPIN_NS (pause, looking at the queues and the epoch), not
+ *    runs out of work first spins for SPIN_NS (pause, watching the epoch), not
  *    counted as a sleeper, so a wake in that window costs the waker no futex call and the woken
  *    no trip through the kernel (issue 12: 4 -> 1 on 2 threads made ~4,000 context switches per
  *    million messages, each several microseconds). Main waits on
@@ -30,8 +32,6 @@
 enum { SPIN_NS = 20000 };
 
 static _Thread_local ona__worker *tls_worker;
-/* This thread spun for SPIN_NS without work: its next look may steal a deque's last system. */
-static _Thread_local bool tls_steal_last;
 
 ona__worker *ona__runq_current(void) {
     return tls_worker;
@@ -101,8 +101,12 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Spins up to SPIN_NS while the frame runs, for work or a notify; true when either came. */
-static bool spin_for_work(ona__core *core, ona__worker *w, unsigned epoch) {
+/* Spins up to SPIN_NS while the frame runs, for a notify; true when one came. It watches the
+ * epoch alone, which every notify moves (work for others, the frame's last turn for main): the
+ * deques' ends and `active` are written on every turn, and a spinner reading them would make
+ * each of those writes miss (a ping-pong on 2 threads went from ~800 to ~1,000 ns a round trip
+ * while the deques were polled). */
+static bool spin_for_work(ona__core *core, unsigned epoch) {
     uint64_t t0 = 0;
     for (uint32_t i = 1;; i++) {
         cpu_relax();
@@ -112,10 +116,8 @@ static bool spin_for_work(ona__core *core, ona__worker *w, unsigned epoch) {
         if (!atomic_load_explicit(&core->frame_running, memory_order_acquire) ||
             atomic_load_explicit(&core->stopping, memory_order_acquire))
             return false;
-        /* relaxed: a hint; the sleeping path below re-reads it with seq_cst. */
-        if (atomic_load_explicit(&core->epoch, memory_order_relaxed) != epoch ||
-            has_work(core, 2) ||
-            (w->index == 0 && atomic_load_explicit(&core->active, memory_order_acquire) == 0))
+        /* relaxed: a hint; the caller looks for the work itself. */
+        if (atomic_load_explicit(&core->epoch, memory_order_relaxed) != epoch)
             return true;
         if ((i & 255) == 0) {
             uint64_t now = ona__now_ns();
@@ -130,17 +132,15 @@ static bool spin_for_work(ona__core *core, ona__worker *w, unsigned epoch) {
 void ona__runq_wait(ona__core *core, ona__worker *w) {
     bool is_main = w->index == 0;
     unsigned epoch = atomic_load_explicit(&core->epoch, memory_order_seq_cst);
-    if (spin_for_work(core, w, epoch))
+    if (spin_for_work(core, epoch))
         return;
-    /* Idle for a whole spin: from now on this thread may take another's last queued system. */
-    tls_steal_last = true;
     if (is_main)
         atomic_store_explicit(&core->main_sleeping, true, memory_order_seq_cst);
     else
         atomic_fetch_add_explicit(&core->sleepers, 1, memory_order_seq_cst);
     bool ready = atomic_load_explicit(&core->stopping, memory_order_acquire) ||
                  (atomic_load_explicit(&core->frame_running, memory_order_acquire) &&
-                  (has_work(core, 1) ||
+                  (has_work(core, 2) ||
                    (is_main && atomic_load_explicit(&core->active, memory_order_acquire) == 0)));
     if (!ready) {
         uv_cond_t *cond = is_main ? &core->main_cond : &core->sleep_cond;
@@ -196,14 +196,12 @@ ona__system *ona__runq_find(ona__core *core, ona__worker *w) {
     w->rng ^= w->rng >> 17;
     w->rng ^= w->rng << 5;
     uint32_t start = w->rng % n;
-    /* Locality: a thread's last queued system is the one it woke as its turn ended and runs
-     * next, with the waker's data hot; only a thread that has been idle for a whole spin takes
-     * it (a thread descheduled by the OS must not strand it). */
-    long long min = tls_steal_last ? 1 : 2;
-    tls_steal_last = false;
+    /* Locality: a thread's last queued system is the one it woke as its turn ended or parked
+     * and runs next, with the waker's data hot; thieves leave it (every thread empties its own
+     * deque before it looks elsewhere or sleeps, so it is never stranded). */
     for (uint32_t i = 0; i < n; i++) {
         ona__worker *victim = &core->workers[(start + i) % n];
-        if (victim == w || ona__deque_size(&victim->deque) < min)
+        if (victim == w || ona__deque_size(&victim->deque) < 2)
             continue;
         sys = ona__deque_steal(&victim->deque);
         if (sys) {
