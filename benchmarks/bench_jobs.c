@@ -9,10 +9,12 @@
  * Configurations, each timed from the first job handed out to the last operation done:
  *   single thread   a plain loop over the jobs on the main thread, no queue (the baseline);
  *   Ona runtime     a native dispatcher system sends each job as a message (one number: its
- *                   operation count) round-robin to a pool of native worker systems (pool size =
- *                   runtime threads); each worker drains its mailbox with ona_ctx_try_receive
- *                   every turn and runs the jobs. The dispatcher sends until every job is out or
- *                   every worker's mailbox is full (then it goes on next frame); worker mailboxes
+ *                   operation count) to a pool of native worker systems (pool size = runtime
+ *                   threads), BATCH messages at a time through ona_ctx_send_many, each batch
+ *                   to the worker with the fewest jobs waiting (sent - done, which each
+ *                   worker counts per job); each worker drains its mailbox with
+ *                   ona_ctx_try_receive every turn and runs the jobs. The dispatcher sends
+ *                   until every job is out or every worker's mailbox is full (then it goes on next frame); worker mailboxes
  *                   hold 65536 messages. Frames are stepped until every operation is done. One
  *                   runtime per configuration, kept across runs (a warm-up run first); a run
  *                   starts with ona_runtime_send of (jobs, ops) to the dispatcher. threads = 1
@@ -38,6 +40,7 @@ enum {
     RUNS = 21,
     MAX_WORKERS = 2,
     WORKER_MAILBOX = 65536,
+    BATCH = 64, /* jobs per ona_ctx_send_many */
 };
 
 static const int job_counts[] = {52000, 5200, 520, 52};
@@ -105,6 +108,7 @@ static double run_single(int jobs, long ops) {
 typedef struct pool {
     struct {
         _Alignas(64) long long ops_done;
+        atomic_llong jobs_done; /* for the dispatcher, during the frame: relaxed, a hint */
     } done[MAX_WORKERS];
     ona_system workers[MAX_WORKERS];
     int worker_count;
@@ -113,7 +117,7 @@ typedef struct pool {
 typedef struct dispatcher_state {
     long jobs_left;
     long ops;
-    int next;
+    long long sent[MAX_WORKERS]; /* jobs sent to each worker, ever */
 } dispatcher_state;
 
 static int read_numbers(ona_message *m, double *out, int max) {
@@ -138,27 +142,51 @@ static int dispatcher_process(ona_ctx *ctx, void *state, double dt) {
             d->ops = (long)v[1];
         }
     }
-    int full = 0;
-    while (d->jobs_left > 0 && full < p->worker_count) {
-        ona_message m;
-        ona_message_init(&m);
-        ona_message_writer w;
-        ona_message_writer_begin(&w, &m);
-        ona_message_write_number(&w, (double)d->ops);
-        int rc = ona_message_writer_end(&w);
-        if (rc)
-            return rc;
-        rc = ona_ctx_try_send(ctx, p->workers[d->next], &m);
-        d->next = (d->next + 1) % p->worker_count;
+    /* Jobs go out BATCH at a time through ona_ctx_send_many (one reservation in the worker's
+     * mailbox and one wake per batch; each job is still its own message), each batch to the
+     * worker with the fewest jobs waiting (sent - done): a worker that started while the
+     * dispatcher still sends takes more, the one that waits for the dispatcher's thread fewer,
+     * as a shared queue would balance them. */
+    ona_message batch[BATCH];
+    bool full[MAX_WORKERS] = {false};
+    int fulls = 0;
+    while (d->jobs_left > 0 && fulls < p->worker_count) {
+        int to = 0;
+        long long least = -1;
+        for (int i = 0; i < p->worker_count; i++) {
+            if (full[i])
+                continue;
+            /* relaxed: a hint of how far the worker got; nothing is read through it. */
+            long long waiting =
+                d->sent[i] - atomic_load_explicit(&p->done[i].jobs_done, memory_order_relaxed);
+            if (least < 0 || waiting < least) {
+                least = waiting;
+                to = i;
+            }
+        }
+        uint32_t n = d->jobs_left < BATCH ? (uint32_t)d->jobs_left : BATCH;
+        for (uint32_t i = 0; i < n; i++) {
+            ona_message_init(&batch[i]);
+            ona_message_writer w;
+            ona_message_writer_begin(&w, &batch[i]);
+            ona_message_write_number(&w, (double)d->ops);
+            int rc = ona_message_writer_end(&w);
+            if (rc)
+                return rc;
+        }
+        uint32_t sent = 0;
+        int rc = ona_ctx_send_many(ctx, p->workers[to], batch, n, &sent);
+        for (uint32_t i = sent; i < n; i++)
+            ona_message_release(&batch[i]);
+        d->jobs_left -= sent;
+        d->sent[to] += sent;
         if (rc == ONA_EFULL) {
-            ona_message_release(&m);
-            full++;
+            full[to] = true; /* until the next turn */
+            fulls++;
             continue;
         }
         if (rc)
             return rc;
-        full = 0;
-        d->jobs_left--;
     }
     return 0;
 }
@@ -189,6 +217,11 @@ static int worker_process(ona_ctx *ctx, void *state, double dt) {
         if (read_numbers(m, &ops, 1) == 1) {
             run_job(&w->job, (long)ops);
             done += (long long)ops;
+            /* relaxed: only the dispatcher's hint (its own cache line, one writer). */
+            atomic_llong *jobs_done = &p->done[w->index].jobs_done;
+            atomic_store_explicit(
+                jobs_done, atomic_load_explicit(jobs_done, memory_order_relaxed) + 1,
+                memory_order_relaxed);
         }
     }
     p->done[w->index].ops_done += done;
@@ -330,7 +363,31 @@ typedef struct cell {
     double worker_ms;   /* runtime only: median time in the busiest worker's turns per run */
 } cell;
 
-int main(void) {
+/* `bench_jobs once THREADS JOBS OPS`: one Ona run (no warm-up, no table), for profiling the
+ * dispatcher and the workers with perf or callgrind (perf12.md, third wave). */
+static int run_once_only(char **argv) {
+    uint32_t threads = (uint32_t)atoi(argv[2]);
+    int jobs = atoi(argv[3]);
+    long ops = atol(argv[4]);
+    if (threads < 1 || threads > MAX_WORKERS || jobs < 1 || ops < 1) {
+        fprintf(stderr, "usage: bench_jobs [once THREADS(1-2) JOBS OPS]\n");
+        return 2;
+    }
+    runtime_run rr = runtime_open(threads);
+    uint64_t frames;
+    double dms, wms;
+    double ms = runtime_run_once(&rr, jobs, ops, &frames, &dms, &wms);
+    printf("%d x %ld, threads = %u: %.2f ms, %llu frames, dispatcher %.2f ms, busiest worker "
+           "%.2f ms\n",
+           jobs, ops, threads, ms, (unsigned long long)frames, dms, wms);
+    ona_runtime_destroy(rr.rt);
+    free(rr.p);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "once") == 0)
+        return run_once_only(argv);
     setenv("UV_THREADPOOL_SIZE", "2", 1); /* before libuv's pool first starts */
 
     cell single[4], rt1[4], rt2[4], uvc[4];

@@ -202,6 +202,16 @@ int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m) {
     return ona__actor_send(ctx->sys->core, ctx->sys, to.id, m, NULL, NULL, 0);
 }
 
+int ona_ctx_send_many(ona_ctx *ctx, ona_system to, ona_message *msgs, uint32_t n, uint32_t *sent) {
+    if (sent)
+        *sent = 0;
+    if (!ctx || !sent || (!msgs && n > 0))
+        return ONA_EINVAL;
+    if (n == 0)
+        return 0;
+    return ona__actor_send_many(ctx->sys->core, ctx->sys, to.id, msgs, n, sent);
+}
+
 int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out) {
     if (!ctx || !out)
         return ONA_EINVAL;

@@ -13,9 +13,24 @@
  *    CAS out of the PARKED state runs the system. After the PARKED store the parking thread
  *    touches nothing of the system but that CAS: another thread may already be running it.
  *  - A sender parked on a full mailbox is on the receiver's waiter list (a FIFO under
- *    `waiters_lock`); each pop wakes the first. Kills and stops are applied at the frame
- *    boundary (lifecycle.c), which takes the dying system off every list and fails the senders
- *    parked on it.
+ *    `waiters_lock`). Kills and stops are applied at the frame boundary (lifecycle.c), which
+ *    takes the dying system off every list and fails the senders parked on it.
+ *  - Deferred wakes (issue 12). Waking on every message cost a seq_cst fence per push and per
+ *    pop, and with several senders on a full mailbox each pop woke a sender that found room for
+ *    one message and parked again: 4 -> 1 on 2 threads ran at a fifth of 1 thread's rate. Now:
+ *    the first message a turn (or a resumed turn) sends to a receiver wakes it at once, so a
+ *    sender that goes on computing never holds its receiver back; the next ones to the same
+ *    receiver only mark it (`wake_pending`, `wake_dirty`), and the fence, the look at its
+ *    state and the wake happen once more, when the sender's turn ends or parks, when it sends to
+ *    another system, or when a send finds a mailbox full. The Dekker argument is
+ *    unchanged, the fence just comes later: every push is still followed, on its thread, by a
+ *    fence and a look at `run`. The receiver looks at its parked senders after every
+ *    capacity/2 pops (`pops_unchecked`) and when its turn ends, and then wakes all of them. A
+ *    sender that parks after seeing the mailbox full is seen by the first such look after the
+ *    pop that frees its place: had that look's fence come before the sender's, the sender would
+ *    have seen the place free. Every turn ends through ona__actor_flush_wakes (run_turn: done,
+ *    failed, yielded, parked), so no wake is lost when a sender raises or is killed; sends from
+ *    C outside a turn wake at once.
  */
 #include "core.h"
 
@@ -57,10 +72,59 @@ static int refuse(ona__core *core, uint64_t to, ona__system *target, char *why, 
 }
 
 static void wake_receiver(ona__core *core, ona__system *receiver) {
-    /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox). */
+    /* seq_cst: Dekker with the parking receiver (store PARKED, fence, check mailbox); the
+     * fence follows every push this thread made to `receiver` since the last one. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&receiver->run, memory_order_relaxed) == ONA__RUN_PARKED_RECV)
         ona__runq_wake(core, receiver, ONA__RUN_PARKED_RECV, ONA__RESUME_RECV_READY);
+}
+
+/* After a push to `target`: wake it now, or leave it to the end of `from`'s turn. Deferring needs
+ * a turn that will end through ona__actor_flush_wakes: `from` is running its turn (outside turns,
+ * e.g. a script's exit between frames, the wake happens at once). */
+static void note_wake(ona__core *core, ona__system *from, ona__system *target) {
+    if (!from || !ona__actor_in_turn(from)) {
+        wake_receiver(core, target);
+        return;
+    }
+    if (from->wake_pending == target) {
+        from->wake_dirty = true;
+        return;
+    }
+    if (from->wake_pending && from->wake_dirty)
+        wake_receiver(core, from->wake_pending);
+    /* The first message of a turn (or of a resume) to a receiver wakes it at once, so that a
+     * sender that goes on computing does not hold its receiver back until its turn ends. */
+    wake_receiver(core, target);
+    from->wake_pending = target;
+    from->wake_dirty = false;
+}
+
+static ona__system *waiters_pop(ona__system *target);
+
+/* Wakes every sender parked on sys's full mailbox, after pops. */
+static void wake_senders(ona__system *sys) {
+    sys->pops_unchecked = 0;
+    /* seq_cst: Dekker with the parking sender (register, store PARKED, fence, check room). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&sys->waiter_count, memory_order_relaxed) == 0)
+        return;
+    ona__system *sender;
+    while ((sender = waiters_pop(sys)) != NULL)
+        ona__runq_wake(sys->core, sender, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_READY);
+}
+
+void ona__actor_flush_wakes(ona__system *sys) {
+    if (sys->wake_pending) {
+        ona__system *r = sys->wake_pending;
+        bool dirty = sys->wake_dirty;
+        sys->wake_pending = NULL;
+        sys->wake_dirty = false;
+        if (dirty)
+            wake_receiver(sys->core, r);
+    }
+    if (sys->pops_unchecked)
+        wake_senders(sys);
 }
 
 int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
@@ -78,8 +142,11 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
     int rc = ona__mailbox_push(target->mailbox, m);
     if (rc) {
         /* ONA_EFULL leaves `why` alone: a full mailbox is the common case of a send that waits,
-         * and formatting a text nobody reads would cost more than the push. */
+         * and formatting a text nobody reads would cost more than the push. The receiver of a
+         * full mailbox is woken now: the sender waits for it or goes elsewhere. */
         m->flags = lent_flags;
+        if (from && from->wake_pending)
+            ona__actor_flush_wakes(from);
         return rc;
     }
     if (moves)
@@ -88,8 +155,45 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
         from->messages_out++;
     else
         core->messages++; /* from C: main thread only */
-    wake_receiver(core, target);
+    note_wake(core, from, target);
     return 0;
+}
+
+int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_message *msgs,
+                         uint32_t n, uint32_t *sent) {
+    *sent = 0;
+    ona__system *target = ona__actor_resolve(core, to);
+    if (!target || !ona__actor_alive(target))
+        return refuse(core, to, target, NULL, 0);
+    uint64_t id = from ? from->id : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (msgs[i].flags & ONA__MESSAGE_LENT_BUFFERS) {
+            /* Buffers lent by handles (never from the C API's writer): one by one, through the
+             * path that makes the queued copy own them and undoes it on a refusal. */
+            for (uint32_t j = 0; j < n; j++) {
+                int rc = ona__actor_send(core, from, to, &msgs[j], NULL, NULL, 0);
+                if (rc)
+                    return rc;
+                (*sent)++;
+            }
+            return 0;
+        }
+        msgs[i].sender = id;
+    }
+    uint32_t k = ona__mailbox_push_many(target->mailbox, msgs, n);
+    *sent = k;
+    if (k) {
+        if (from)
+            from->messages_out += k;
+        else
+            core->messages += k;
+        note_wake(core, from, target);
+    }
+    if (k == n)
+        return 0;
+    if (from && from->wake_pending)
+        ona__actor_flush_wakes(from);
+    return ONA_EFULL;
 }
 
 static ona__system *waiters_pop(ona__system *target) {
@@ -112,13 +216,9 @@ int ona__actor_receive(ona__system *sys) {
     if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
         return ONA_EEMPTY;
     sys->messages_in++;
-    /* seq_cst: Dekker with the parking sender (register, store PARKED, fence, check room). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&sys->waiter_count, memory_order_relaxed) != 0) {
-        ona__system *sender = waiters_pop(sys);
-        if (sender)
-            ona__runq_wake(sys->core, sender, ONA__RUN_PARKED_SEND, ONA__RESUME_SEND_READY);
-    }
+    /* Parked senders are looked at every capacity/2 pops, and at the turn's end (file note). */
+    if (++sys->pops_unchecked >= sys->pops_per_check)
+        wake_senders(sys);
     return 0;
 }
 
@@ -219,6 +319,9 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
             if (outcome == ONA__TURN_FAILED)
                 ona_message_release(&sys->outgoing);
         }
+        /* Every way out of a turn passes here: the deferred wakes happen before the system is
+         * parked or released (after that another thread may own it). */
+        ona__actor_flush_wakes(sys);
         /* One clock read a resume: its end is the next resume's start (and the park's). */
         uint64_t t1 = ona__now_ns();
         uint64_t ns = t1 - t0;

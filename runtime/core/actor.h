@@ -14,7 +14,10 @@
  *    The host reads and writes them during its turn.
  *  - The mailbox is shared (MPSC). The list of senders parked on this system's full mailbox is
  *    guarded by `waiters_lock`.
- *  - Everything under "scheduler" and "lifecycle" is the core's; hosts never touch it.
+ *  - Everything under "scheduler" and "lifecycle" is the core's; hosts never touch it. The "hot"
+ *    group gathers fields of every group for the cache-line layout; each says whose it is (hosts
+ *    touch only the "turn" ones and the identity). `wake_pending`, `wake_dirty` and
+ *    `pops_unchecked` are the turn's, kept by actor.c.
  */
 #ifndef ONA_ACTOR_H
 #define ONA_ACTOR_H
@@ -66,14 +69,20 @@ typedef struct ona__host {
 } ona__host;
 
 struct ona__system {
-    /* --- hot: what every frame's passes (queue, boundary) and every turn read or write, first
-     * and together, so that an empty turn of a system touches one or two of its cache lines
-     * rather than five (issue 12: with a thousand systems every line is a cache miss). Each
-     * field keeps the owner its group below names. --- */
+    /* --- hot: what every frame's passes (queue, quiescence, boundary), every turn and every
+     * sender read, first and together: an empty turn of a system touches one or two of its
+     * cache lines rather than five (issue 12: with a thousand systems each line is a miss).
+     * Nothing here is written per message: the owner writes it once a resume, senders only read
+     * `run`, `status` and `kill_requested`, parking senders add to `waiter_count`. The padding
+     * after the group keeps the per-message counters below (`messages_in`, `pops_unchecked`,
+     * `wake_pending`) off its lines (the allocator promises malloc's alignment, not 64), so a
+     * send does not miss on a line the receiver dirties with each pop. Each field keeps the owner
+     * its group below names. --- */
     _Atomic int run;          /* scheduler: ONA__RUN_*, the only field other threads read unowned */
     ona__resume resume;       /* scheduler: written by whoever queues it */
     ona_system_status status; /* lifecycle */
     uint32_t draw_seq;        /* turn: submission number of its next draw this frame */
+    atomic_uint waiter_count; /* scheduler: senders parked on its full mailbox (waiters_lock) */
     bool turn_active;         /* scheduler: a turn is in progress, maybe parked */
     bool needs_init;          /* turn: the next new turn calls init first */
     bool nil_this_frame;      /* turn: receive returned nil this frame: later empty ones do too */
@@ -84,6 +93,7 @@ struct ona__system {
     const ona__host *host;    /* identity */
     void *host_data;          /* identity */
     uint64_t turns, turn_ns_total, last_turn_ns, max_turn_ns; /* turn */
+    char pad_hot_[ONA_CACHE_LINE];
 
     /* --- identity (immutable after spawn) --- */
     uint64_t id;          /* the handle */
@@ -99,13 +109,19 @@ struct ona__system {
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
     uint64_t parks, messages_in, messages_out;
     uint32_t restarts, errors;
+    /* The receiver this turn last sent to (actor.c, "Deferred wakes"): woken at its first message
+     * of the turn, and again, if more came (`wake_dirty`) and it is parked, when the turn ends,
+     * parks, sends elsewhere or finds a mailbox full. */
+    ona__system *wake_pending;
+    bool wake_dirty;
+    uint32_t pops_unchecked; /* messages taken since the parked senders were last looked at */
+    uint32_t pops_per_check; /* capacity/2: how many pops between looks (set at spawn) */
 
     /* --- scheduler (core) --- */
     ona__system *next_waiter;
     uint32_t deadlock_mark;
     uv_mutex_t waiters_lock;
     ona__system *waiters_head, *waiters_tail;
-    atomic_uint waiter_count;
     uint64_t park_start_ns; /* when its turn last parked (for the trace), 0 when not parked */
     uint64_t park_frame;    /* the frame its turn last parked in send (the long-wait warning) */
     bool trace_named;       /* its parked track has its name in the trace */
@@ -132,13 +148,16 @@ ona__system *ona__actor_resolve(ona__core *core, uint64_t handle);
 
 /* Sends `m` from `from` (NULL: from C outside any system) to `to` without waiting. On success the
  * message is in the mailbox (`m` is empty again; buffers lent by `moves`, if any, are moved) and
- * a parked receiver is woken with it. Errors: ONA_ESTALE (no such system; `why` says so),
+ * a parked receiver is woken with it: at once when `from` is NULL or outside a frame, else when
+ * `from`'s turn ends or parks, when it sends to another system, or when a send finds a mailbox
+ * full (actor.c, "Deferred wakes"). Errors: ONA_ESTALE (no such system; `why` says so),
  * ONA_EDEAD (stopped, killed or dying; `why` names it), ONA_EFULL (`m` untouched, buffers still
  * lent, `why` not written). `why` may be NULL. Any thread in a frame; main between frames. */
 int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message *m,
                     ona__moves *moves, char *why, size_t whysize);
-/* Takes the next message into sys->inbox (releasing the previous one) and wakes one sender parked
- * on sys's full mailbox. 0 or ONA_EEMPTY. The system's own turn only. */
+/* Takes the next message into sys->inbox (releasing the previous one). Senders parked on sys's
+ * full mailbox are woken after every capacity/2 messages taken and when the turn ends (actor.c,
+ * "Deferred wakes"). 0 or ONA_EEMPTY. The system's own turn only. */
 int ona__actor_receive(ona__system *sys);
 /* Asks for a system's end at the next frame boundary (its exit runs then). ONA_ESTALE. */
 int ona__actor_kill(ona__core *core, uint64_t handle);
@@ -148,6 +167,16 @@ void ona__actor_fail(ona__system *sys, const char *what);
 bool ona__actor_in_turn(const ona__system *sys);
 /* Can `target` still take messages (not stopped, not being killed)? */
 bool ona__actor_alive(const ona__system *target);
+
+/* Sends up to `n` messages from `from` (in a turn) to `to` with one reservation in the mailbox:
+ * msgs[0..*sent) are moved in order (each is empty again), the rest are untouched. Returns 0
+ * when all went, ONA_EFULL when the mailbox took fewer (maybe none), or the refusals of
+ * ona__actor_send (nothing sent). Same wake as ona__actor_send. */
+int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_message *msgs,
+                         uint32_t n, uint32_t *sent);
+/* Performs the turn's deferred wakes: the receiver it sent to, the senders parked on its own
+ * mailbox. Called where every turn ends (ona__actor_run_turn); the turn's thread only. */
+void ona__actor_flush_wakes(ona__system *sys);
 
 /* Runs (or continues) a queued system's turn on the calling thread, handling parking and its
  * races; leaves `run` in its next state. Scheduler only. `t0` is ona__now_ns() read just before;

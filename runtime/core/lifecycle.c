@@ -137,6 +137,7 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         snprintf(err, errsize, "%s", ona_strerror(rc));
         return rc;
     }
+    sys->pops_per_check = ona__mailbox_capacity(sys->mailbox) / 2;
     /* The pending lock is taken first so that spawn order and pending order agree. */
     uv_mutex_lock(&core->pending_lock);
     rc = ona__registry_insert(&core->registry, sys, sys->name, &sys->id);

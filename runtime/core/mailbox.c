@@ -10,7 +10,11 @@
  * position order, which is what gives per-producer FIFO order.
  *
  * Counters cost nothing on the fast path: pushed and popped are the positions themselves, `full`
- * is only counted on the refusal path, and the high-water mark is written only when it grows.
+ * is only counted on the refusal path, and the high-water mark is written only when it grows
+ * (and `head` read only when it may have).
+ *
+ * push_many claims k consecutive places with one CAS: the consumer frees places in order, so the
+ * last one being free means all are.
  *
  * Memory orders: the cell sequence is the only publication point (release on store, acquire on
  * load). `tail` and `head` are claimed/advanced with relaxed operations because the cell's
@@ -33,6 +37,7 @@ struct ona__mailbox {
     atomic_size_t tail;        /* next position a producer claims */
     atomic_uint_fast64_t full; /* refused pushes */
     atomic_uint high_water;
+    atomic_size_t head_seen; /* a recent `head`, for the high-water mark (note_size) */
     char pad_producers_[ONA_CACHE_LINE];
     atomic_size_t head; /* next position the consumer takes */
     char pad_consumer_[ONA_CACHE_LINE];
@@ -64,6 +69,7 @@ int ona__mailbox_create(uint32_t capacity, ona__mailbox **out) {
     atomic_init(&mb->head, 0);
     atomic_init(&mb->full, 0);
     atomic_init(&mb->high_water, 0);
+    atomic_init(&mb->head_seen, 0);
     mb->mask = cap - 1;
     mb->capacity = cap;
     *out = mb;
@@ -82,10 +88,15 @@ void ona__mailbox_destroy(ona__mailbox *mb) {
 }
 
 static void note_size(ona__mailbox *mb, size_t pos_after) {
-    /* relaxed: an approximate occupancy is all the statistic promises. */
-    size_t head = atomic_load_explicit(&mb->head, memory_order_relaxed);
-    uint32_t size = (uint32_t)(pos_after - head);
+    /* relaxed: an approximate occupancy is all the statistic promises. `head_seen` is an old
+     * `head`, so pos_after - head_seen is at least the size: only when that bound passes the
+     * mark is the consumer's line read (a push would otherwise miss on it after every pop). */
     unsigned seen = atomic_load_explicit(&mb->high_water, memory_order_relaxed);
+    if (pos_after - atomic_load_explicit(&mb->head_seen, memory_order_relaxed) <= seen)
+        return;
+    size_t head = atomic_load_explicit(&mb->head, memory_order_relaxed);
+    atomic_store_explicit(&mb->head_seen, head, memory_order_relaxed);
+    uint32_t size = (uint32_t)(pos_after - head);
     while (size > seen && size <= mb->capacity &&
            !atomic_compare_exchange_weak_explicit(&mb->high_water, &seen, size,
                                                   memory_order_relaxed, memory_order_relaxed))
@@ -121,6 +132,56 @@ int ona__mailbox_push(ona__mailbox *mb, ona_message *m) {
     ona_message_init(m);
     note_size(mb, pos + 1);
     return 0;
+}
+
+uint32_t ona__mailbox_push_many(ona__mailbox *mb, ona_message *msgs, uint32_t n) {
+    if (n == 0)
+        return 0;
+    /* relaxed: as in push, the position is a ticket. */
+    size_t pos = atomic_load_explicit(&mb->tail, memory_order_relaxed);
+    size_t want;
+    for (;;) {
+        cell *c = &mb->cells[pos & mb->mask];
+        /* acquire: as in push. */
+        intptr_t diff =
+            (intptr_t)atomic_load_explicit(&c->seq, memory_order_acquire) - (intptr_t)pos;
+        if (diff < 0) {
+            /* relaxed: a statistic. */
+            atomic_fetch_add_explicit(&mb->full, 1, memory_order_relaxed);
+            return 0;
+        }
+        if (diff > 0) {
+            pos = atomic_load_explicit(&mb->tail, memory_order_relaxed);
+            continue;
+        }
+        /* `pos` is free. The consumer frees places in order, so when the last place wanted is
+         * free every one before it is: estimate the room from `head` (relaxed: only a guess,
+         * checked below), then confirm on the last cell. */
+        size_t head = atomic_load_explicit(&mb->head, memory_order_relaxed);
+        size_t used = pos - head;
+        size_t room = used < mb->capacity ? mb->capacity - used : 1;
+        want = n < room ? n : room;
+        if (want > 1) {
+            size_t last = pos + want - 1;
+            /* acquire: the consumer's release of the last cell, which it released after every
+             * earlier one, happens before we overwrite any of them. */
+            if (atomic_load_explicit(&mb->cells[last & mb->mask].seq, memory_order_acquire) != last)
+                want = 1;
+        }
+        /* relaxed: claiming the tickets publishes nothing. */
+        if (atomic_compare_exchange_weak_explicit(&mb->tail, &pos, pos + want, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            break;
+    }
+    for (size_t i = 0; i < want; i++) {
+        cell *c = &mb->cells[(pos + i) & mb->mask];
+        c->msg = msgs[i];
+        /* release: as in push, per cell (the consumer takes them one by one). */
+        atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
+        ona_message_init(&msgs[i]);
+    }
+    note_size(mb, pos + want);
+    return (uint32_t)want;
 }
 
 int ona__mailbox_pop(ona__mailbox *mb, ona_message *out) {

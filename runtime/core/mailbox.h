@@ -29,6 +29,10 @@ void ona__mailbox_destroy(ona__mailbox *mb);
 /* Any thread. Moves *m into the mailbox (then *m is empty) and returns 0, or returns ONA_EFULL
  * and leaves *m untouched. */
 int ona__mailbox_push(ona__mailbox *mb, ona_message *m);
+/* Any thread. Moves msgs[0..k) into the mailbox with one claim of k consecutive places, in
+ * order (each is empty again), and returns k: n, or fewer (0 when full) when the mailbox has
+ * room for fewer. msgs[k..n) are untouched. */
+uint32_t ona__mailbox_push_many(ona__mailbox *mb, ona_message *msgs, uint32_t n);
 /* Consumer only. Moves the oldest message into *out (which must be empty) and returns 0, or
  * returns ONA_EEMPTY. Messages from one producer come out in the order it pushed them. */
 int ona__mailbox_pop(ona__mailbox *mb, ona_message *out);

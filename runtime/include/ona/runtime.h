@@ -334,6 +334,15 @@ ONA_API uint64_t ona_ctx_frame(ona_ctx *ctx);
 /* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD. */
 ONA_API int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m);
 
+/* Sends msgs[0..n) to `to` in order, without waiting, with one reservation in its mailbox and
+ * one wake: what fits goes, and *sent says how many (the first *sent messages were moved, each
+ * is empty again; msgs[*sent..n) are untouched and still the caller's). Returns 0 when all n
+ * went, ONA_EFULL when the mailbox had room for fewer (maybe none), ONA_ESTALE or ONA_EDEAD
+ * (nothing sent), ONA_EINVAL (NULL ctx, msgs with n > 0, or sent). Each message arrives as its
+ * own message, exactly as n calls of ona_ctx_try_send would deliver it. */
+ONA_API int ona_ctx_send_many(ona_ctx *ctx, ona_system to, ona_message *msgs, uint32_t n,
+                              uint32_t *sent);
+
 /* Takes the next message from this system's mailbox. *out is borrowed: valid until the next
  * receive or the end of the callback (read it with ona_message_reader; take buffers with
  * ona_message_take_buffer). Errors: ONA_EEMPTY. */
