@@ -11,6 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+
 #ifndef ONA_BENCH_BUILD_TYPE
 #define ONA_BENCH_BUILD_TYPE "unknown"
 #endif
@@ -252,4 +258,98 @@ int bench_report_close(bench_report *r) {
     free(r->text);
     free(r);
     return rc;
+}
+
+/* --- Peers and load ------------------------------------------------------------------------ */
+
+bool bench_find_program(const char *name, char *out, size_t size) {
+    const char *p = getenv("PATH");
+    while (p && *p) {
+        size_t len = strcspn(p, ":");
+        char candidate[1024];
+        snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, len ? p : ".", name);
+        if (access(candidate, X_OK) == 0) {
+            snprintf(out, size, "%s", candidate);
+            return true;
+        }
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return false;
+}
+
+int bench_run_capture(char *const argv[], char *out, size_t size, double timeout_s) {
+    out[0] = '\0';
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t used = 0;
+    uint64_t deadline = bench_now_ns() + (uint64_t)(timeout_s * 1e9);
+    bool killed = false;
+    for (;;) {
+        struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+        int ready = poll(&pfd, 1, 500);
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (bench_now_ns() > deadline) {
+            kill(pid, SIGKILL);
+            killed = true;
+            break;
+        }
+        if (ready <= 0)
+            continue;
+        char chunk[1024];
+        ssize_t n = read(fds[0], chunk, sizeof chunk);
+        if (n <= 0)
+            break;
+        size_t take = (size_t)n < size - 1 - used ? (size_t)n : size - 1 - used;
+        memcpy(out + used, chunk, take);
+        used += take;
+        out[used] = '\0';
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (killed || !WIFEXITED(status))
+        return -1;
+    return WEXITSTATUS(status);
+}
+
+int bench_load_start(void) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        volatile uint64_t spin = 0;
+        for (;;)
+            spin++;
+    }
+    return pid < 0 ? -1 : (int)pid;
+}
+
+void bench_load_stop(int pid) {
+    if (pid <= 0)
+        return;
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
 }

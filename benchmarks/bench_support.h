@@ -43,6 +43,22 @@ void bench_report_chart_row(bench_report *r, const char *label, const double *va
  * Returns 0, or -1 when the file could not be written (the table was still printed). */
 int bench_report_close(bench_report *r);
 
+/* --- Peers and load ------------------------------------------------------------------------ */
+
+/* Finds `name` on PATH; writes its path to `out` (size bytes). False when it is not there. */
+bool bench_find_program(const char *name, char *out, size_t size);
+
+/* Runs argv[0] (a path) with argv as a child process, its stderr to /dev/null, and collects its
+ * stdout into `out` (NUL-terminated, truncated at size - 1). Kills it after timeout_s seconds.
+ * Returns its exit status, or -1 when it could not run or was killed. */
+int bench_run_capture(char *const argv[], char *out, size_t size, double timeout_s);
+
+/* Load from another process: starts a child that spins on one core until bench_load_stop
+ * (the "loaded" rows: what a second program busy on the machine does to a benchmark). Returns
+ * its pid, or -1. */
+int bench_load_start(void);
+void bench_load_stop(int pid);
+
 /* Keeps the compiler from optimising `p` away. */
 static inline void bench_escape(const void *p) {
     __asm__ volatile("" : : "g"(p) : "memory");

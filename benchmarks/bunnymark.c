@@ -525,23 +525,7 @@ static run_result bare_run(uint32_t n, int size) {
 /* --- LÖVE: a child process ---------------------------------------------------------------- */
 
 static bool find_love(void) {
-    const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    const char *p = path;
-    while (*p) {
-        size_t len = strcspn(p, ":");
-        char candidate[1024];
-        snprintf(candidate, sizeof candidate, "%.*s/love", (int)len, len ? p : ".");
-        if (access(candidate, X_OK) == 0) {
-            snprintf(love_path, sizeof love_path, "%s", candidate);
-            return true;
-        }
-        p += len;
-        if (*p == ':')
-            p++;
-    }
-    return false;
+    return bench_find_program("love", love_path, sizeof love_path);
 }
 
 static double rusage_children_s(void) {
