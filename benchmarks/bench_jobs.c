@@ -164,7 +164,10 @@ static int dispatcher_process(ona_ctx *ctx, void *state, double dt) {
                 to = i;
             }
         }
-        uint32_t n = d->jobs_left < BATCH ? (uint32_t)d->jobs_left : BATCH;
+        /* At most a worker's share of what is left, so that a few big jobs (52 x 100,000) are
+         * not all handed to one worker in one batch. */
+        long share = (d->jobs_left + p->worker_count - 1) / p->worker_count;
+        uint32_t n = share < BATCH ? (uint32_t)share : BATCH;
         for (uint32_t i = 0; i < n; i++) {
             ona_message_init(&batch[i]);
             ona_message_writer w;
