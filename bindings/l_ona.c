@@ -21,6 +21,7 @@
  * first use" below): most systems never touch them, and every spawn paid for them.
  */
 #include "l_ona.h"
+#include "lua_lazy.h"
 
 #include "l_gfx.h"
 #include "l_message.h"
@@ -498,7 +499,7 @@ static int l_ona_log(lua_State *L) {
  * any of its fields the table is the plain table it always was (the JIT sees no metamethod), a
  * field missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a
  * raw look (pairs, next, rawget, getmetatable) at a group nobody has touched yet sees it empty
- * (with its opener). */
+ * (with its opener). The mechanism is lua_lazy.c's, shared with the lazy standard libraries. */
 typedef void (*group_open)(lua_State *L);
 
 static const struct {
@@ -510,70 +511,24 @@ static const struct {
     {"audio", ona__lua_open_audio},
 };
 
-static int group_fill_protected(lua_State *L) {
+/* The groups' filler (lua_lazy.h): fill(group table, index in `groups`). */
+static int group_fill(lua_State *L) {
     size_t g = (size_t)lua_tointeger(L, 2);
     lua_settop(L, 1);
     groups[g].open(L);
     return 0;
 }
 
-/* Opens the group table at index 1 if it still has its metatable. The metatable goes first, so
- * that the opener's own stores are plain ones; if the opener fails (out of memory, under the
- * system's cap) it is put back, so the next use tries again, and the error goes on. */
-static void group_fill(lua_State *L) {
-    if (!lua_getmetatable(L, 1))
-        return;
-    int mt = lua_gettop(L);
-    lua_rawgeti(L, mt, 1);
-    size_t g = (size_t)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_setmetatable(L, 1);
-    lua_pushcfunction(L, group_fill_protected);
-    lua_pushvalue(L, 1);
-    lua_pushinteger(L, (lua_Integer)g);
-    if (lua_pcall(L, 2, 0, 0) != 0) {
-        lua_pushvalue(L, mt);
-        lua_setmetatable(L, 1);
-        lua_error(L);
-    }
-    lua_settop(L, mt - 1);
-}
-
-/* __index(group, key): the group opened, then its field (nil when it has none). */
-static int group_index(lua_State *L) {
-    group_fill(L);
-    lua_settop(L, 2);
-    lua_rawget(L, 1);
-    return 1;
-}
-
-/* __newindex(group, key, value): the group opened, then the store (a script's own field, or
- * its replacement of a binding, is kept: it happens after the opening). */
-static int group_newindex(lua_State *L) {
-    group_fill(L);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 0;
-}
-
 /* Adds the group stubs to the `ona` table on top of the stack. */
 static void add_groups(lua_State *L) {
-    lua_pushcfunction(L, group_index);
-    lua_pushcfunction(L, group_newindex);
+    ona__lua_lazy_push_methods(L);
+    int methods = lua_gettop(L) - 1;
+    lua_pushcfunction(L, group_fill);
     for (size_t g = 0; g < ONA_ARRAY_COUNT(groups); g++) {
-        lua_createtable(L, 0, 0);
-        lua_createtable(L, 1, 2);
-        lua_pushvalue(L, -4);
-        lua_setfield(L, -2, "__index");
-        lua_pushvalue(L, -3);
-        lua_setfield(L, -2, "__newindex");
-        lua_pushinteger(L, (lua_Integer)g);
-        lua_rawseti(L, -2, 1);
-        lua_setmetatable(L, -2);
-        lua_setfield(L, -4, groups[g].name);
+        ona__lua_lazy_table(L, methods, methods + 2, (lua_Integer)g);
+        lua_setfield(L, methods - 1, groups[g].name);
     }
-    lua_pop(L, 2);
+    lua_pop(L, 3);
 }
 
 void ona__lua_open_ona(lua_State *L) {

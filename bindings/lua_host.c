@@ -16,6 +16,7 @@
  *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  */
 #include "lua_host.h"
+#include "lua_lazy.h"
 #include "lua_watchdog.h"
 
 #include "l_gfx.h"
@@ -315,9 +316,9 @@ static const std_lib std_libs[] = {
     {LUA_JITLIBNAME, luaopen_jit, false},
 };
 
-/* Opens the library whose stub is at index 1 (protected by lib_fill): the fields stored in the
- * stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
-static int lib_fill_protected(lua_State *L) {
+/* The lazy libraries' filler (lua_lazy.h): fill(stub, index in std_libs). The fields stored in
+ * the stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
+static int lib_fill(lua_State *L) {
     const std_lib *lib = &std_libs[lua_tointeger(L, 2)];
     lua_settop(L, 1);
     lua_newtable(L); /* 2: the stub's own fields */
@@ -339,39 +340,6 @@ static int lib_fill_protected(lua_State *L) {
     return 0;
 }
 
-/* Opens the library stub at index 1 if it still has its metatable; on an error (out of memory)
- * the metatable is put back, so the next use tries again. */
-static void lib_fill(lua_State *L) {
-    if (!lua_getmetatable(L, 1))
-        return;
-    int mt = lua_gettop(L);
-    lua_pushnil(L);
-    lua_setmetatable(L, 1);
-    lua_pushcfunction(L, lib_fill_protected);
-    lua_pushvalue(L, 1);
-    lua_rawgeti(L, mt, 1);
-    if (lua_pcall(L, 2, 0, 0) != 0) {
-        lua_pushvalue(L, mt);
-        lua_setmetatable(L, 1);
-        lua_error(L);
-    }
-    lua_settop(L, mt - 1);
-}
-
-static int lib_index(lua_State *L) {
-    lib_fill(L);
-    lua_settop(L, 2);
-    lua_rawget(L, 1);
-    return 1;
-}
-
-static int lib_newindex(lua_State *L) {
-    lib_fill(L);
-    lua_settop(L, 3);
-    lua_rawset(L, 1);
-    return 0;
-}
-
 /* What luaL_openlibs does, with the lazy libraries as stubs. */
 static void open_std_libs(lua_State *L) {
     for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
@@ -382,25 +350,18 @@ static void open_std_libs(lua_State *L) {
         lua_call(L, 1, 0);
     }
     lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
-    lua_pushcfunction(L, lib_index);
-    lua_pushcfunction(L, lib_newindex);
+    int loaded = lua_gettop(L);
+    ona__lua_lazy_push_methods(L);
+    lua_pushcfunction(L, lib_fill);
     for (size_t i = 0; i < ONA_ARRAY_COUNT(std_libs); i++) {
         if (!std_libs[i].lazy)
             continue;
-        lua_createtable(L, 0, 0);
-        lua_createtable(L, 1, 2);
-        lua_pushvalue(L, -4);
-        lua_setfield(L, -2, "__index");
-        lua_pushvalue(L, -3);
-        lua_setfield(L, -2, "__newindex");
-        lua_pushinteger(L, (lua_Integer)i);
-        lua_rawseti(L, -2, 1);
-        lua_setmetatable(L, -2);
+        ona__lua_lazy_table(L, loaded + 1, loaded + 3, (lua_Integer)i);
         lua_pushvalue(L, -1);
-        lua_setfield(L, -5, std_libs[i].name); /* package.loaded */
+        lua_setfield(L, loaded, std_libs[i].name); /* package.loaded */
         lua_setglobal(L, std_libs[i].name);
     }
-    lua_pop(L, 3);
+    lua_pop(L, 4);
     lua_getfield(L, LUA_REGISTRYINDEX, "_PRELOAD");
     lua_pushcfunction(L, luaopen_ffi);
     lua_setfield(L, -2, LUA_FFILIBNAME);
