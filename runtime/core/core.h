@@ -23,6 +23,7 @@ typedef struct ona__worker {
     ona__deque deque;
     uint64_t steals;
     uint64_t busy_ns;        /* time in turns this frame */
+    uint64_t runs;           /* turns (and resumes of parked ones) run this frame */
     ona__trace_buffer trace; /* slices of this frame, when tracing */
     uint32_t rng;
 } ona__worker;
@@ -71,7 +72,7 @@ struct ona__core {
     uv_mutex_t sleep_lock;
     uv_cond_t sleep_cond;
     uv_cond_t main_cond;
-    uint64_t last_busy_ns;
+    uint64_t last_busy_ns, last_runs;
 
     ona__trace trace; /* `tracing` changes only between frames */
     bool tracing;

@@ -15,15 +15,24 @@
  *    mailbox whose owner finished its turn stay parked into the next frame.
  *  - Tiny frames. Waking a sleeping thread costs microseconds, more than a small frame's whole
  *    work. So main wakes helpers at frame start only when the last frame's turns took long
- *    enough to be worth sharing (SHARE_THRESHOLD_NS of work per extra thread). A frame too small
- *    to share runs on main alone and costs what a single thread would.
+ *    enough to be worth sharing (SHARE_THRESHOLD_NS of work per extra thread), counting what
+ *    sharing costs per run (SHARE_COST_PER_RUN_NS: a thousand turns of 250 ns each were twice
+ *    as slow shared as alone). A frame too small to share, or made of runs too short to share,
+ *    runs on main alone and costs what a single thread would.
  */
 #include "core.h"
 
 #include <stdio.h>
 #include <time.h>
 
-enum { SHARE_THRESHOLD_NS = 50000 };
+enum {
+    SHARE_THRESHOLD_NS = 50000,
+    /* What sharing a frame costs per run (a turn or a resume), on top of the run itself: the
+     * contended claim of the frame list and the system's lines moving to the other core. The
+     * bench_frames run of 2026-12-01 (1,000 idle Lua systems: 250 us a frame alone, 515 us
+     * shared) puts it near 400 ns. */
+    SHARE_COST_PER_RUN_NS = 400,
+};
 
 /* A worker's stack: 8 MiB, the usual main-thread stack, so a turn has the same room on any thread.
  * The prelude bounds C nesting (coroutine resumes, gsub callbacks: 200 levels, each at most ~9 KB,
@@ -42,6 +51,7 @@ static void run_system(ona__core *core, ona__worker *w, ona__system *sys) {
     }
     uint64_t t1 = ona__actor_run_turn(sys, t0);
     w->busy_ns += t1 - t0;
+    w->runs++;
     /* The system may be running elsewhere by now (it parked and was woken): `sys` is only used
      * as a name to look up when the trace is written, after the frame. */
     if (core->tracing)
@@ -303,14 +313,18 @@ void ona__scheduler_run_frame(ona__core *core) {
     ona__worker *w = &core->workers[0];
     ona__runq_set_current(w);
     for (uint32_t i = 0; i < core->thread_count; i++)
-        core->workers[i].busy_ns = 0;
+        core->workers[i].busy_ns = core->workers[i].runs = 0;
     uint32_t n = queue_frame(core);
     atomic_store_explicit(&core->frame_running, true, memory_order_release);
 
 /* Wake helpers only when last frame's work was worth sharing (see the file note). */
     uint32_t helpers = core->thread_count - 1;
     if (core->frame > 1) {
-        uint64_t worth = core->last_busy_ns / SHARE_THRESHOLD_NS;
+        /* The work sharing would save (half of it on 2 threads) against what it costs: shared,
+         * a frame of T ns in R runs takes about T/2 + R * SHARE_COST_PER_RUN_NS. */
+        uint64_t cost = 2 * core->last_runs * SHARE_COST_PER_RUN_NS;
+        uint64_t gain = core->last_busy_ns > cost ? core->last_busy_ns - cost : 0;
+        uint64_t worth = gain / SHARE_THRESHOLD_NS;
         if (worth < helpers)
             helpers = (uint32_t)worth;
     }
@@ -339,9 +353,12 @@ void ona__scheduler_run_frame(ona__core *core) {
         ona__runq_wait(core, w);
     }
     atomic_store_explicit(&core->frame_running, false, memory_order_release);
-    uint64_t busy = 0;
-    for (uint32_t i = 0; i < core->thread_count; i++)
+    uint64_t busy = 0, runs = 0;
+    for (uint32_t i = 0; i < core->thread_count; i++) {
         busy += core->workers[i].busy_ns;
+        runs += core->workers[i].runs;
+    }
     core->last_busy_ns = busy;
+    core->last_runs = runs;
     ona__runq_set_current(NULL);
 }
