@@ -86,9 +86,9 @@ static double mean_turn_ns(double iterations) {
 }
 
 typedef struct pair_result {
-    bench_stats one, two; /* us */
+    bench_stats one, two;  /* us */
     double p90[2], p99[2]; /* us, threads = 1 and 2 */
-    double turn_ns_one;   /* mean turn time of the work system (1 system case) */
+    double turn_ns_one;    /* mean turn time of the work system (1 system case) */
     uint64_t steals_two;
 } pair_result;
 
@@ -161,17 +161,19 @@ int main(void) {
     pair_result work = run_pair(0, iterations);
     pair_result idle = run_pair(1, 0);
 
-    bench_report *r = bench_report_open(
-        "frames", "Tiny frames: 1 thread vs 2 threads",
-        "the same runtime with threads = 1, side by side in the same run");
-    bench_report_printf(r, "Wall time of one `ona_runtime_step` in us; %d frames per "
-                           "configuration after %d warm-up frames, the two runtimes stepped in "
-                           "alternating blocks of %d frames. The machine has 2 cores.\n\n",
+    bench_report *r =
+        bench_report_open("frames", "Tiny frames: 1 thread vs 2 threads",
+                          "the same runtime with threads = 1, side by side in the same run");
+    bench_report_printf(r,
+                        "Wall time of one `ona_runtime_step` in us; %d frames per "
+                        "configuration after %d warm-up frames, the two runtimes stepped in "
+                        "alternating blocks of %d frames. The machine has 2 cores.\n\n",
                         FRAMES, WARMUP, BLOCK);
-    bench_report_printf(r, "Calibration: the work loop costs %.3f ns per iteration, so a ~1 us "
-                           "turn runs %.0f iterations; its measured mean turn time (runtime "
-                           "statistics, including the coroutine resume) was %.0f ns with "
-                           "threads = 1. An empty turn of the same script measured %.0f ns.\n\n",
+    bench_report_printf(r,
+                        "Calibration: the work loop costs %.3f ns per iteration, so a ~1 us "
+                        "turn runs %.0f iterations; its measured mean turn time (runtime "
+                        "statistics, including the coroutine resume) was %.0f ns with "
+                        "threads = 1. An empty turn of the same script measured %.0f ns.\n\n",
                         per_iteration, iterations, work.turn_ns_one, base);
     bench_report_printf(r, "| frame | threads | median us | mean us | stddev us | p90 us | "
                            "p99 us | 2t/1t (median) | 2t/1t (mean) | steals (2t) |\n");
@@ -194,14 +196,16 @@ int main(void) {
         bench_report_printf(r, "| %s | 1 | %.2f | %.2f | %.2f | %.2f | %.2f | | | |\n",
                             cases[c].label, p->one.median, p->one.mean, p->one.stddev, p->p90[0],
                             p->p99[0]);
-        bench_report_printf(r, "| %s | 2 | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | "
-                               "%llu |\n",
+        bench_report_printf(r,
+                            "| %s | 2 | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | "
+                            "%llu |\n",
                             cases[c].label, p->two.median, p->two.mean, p->two.stddev, p->p90[1],
                             p->p99[1], rm, ra, (unsigned long long)p->steals_two);
     }
-    bench_report_printf(r, "\nTarget (issue): tiny frames with 2 threads <= 1.05x the 1-thread "
-                           "time. On medians: %s (1 system %.2fx, 1,000 idle systems %.2fx). On "
-                           "means: %s (%.2fx, %.2fx).\n",
+    bench_report_printf(r,
+                        "\nTarget (issue): tiny frames with 2 threads <= 1.05x the 1-thread "
+                        "time. On medians: %s (1 system %.2fx, 1,000 idle systems %.2fx). On "
+                        "means: %s (%.2fx, %.2fx).\n",
                         met_median ? "met" : "missed", work.two.median / work.one.median,
                         idle.two.median / idle.one.median, met_mean ? "met" : "missed",
                         work.two.mean / work.one.mean, idle.two.mean / idle.one.mean);

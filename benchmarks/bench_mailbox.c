@@ -66,8 +66,8 @@ static const payload payloads[] = {
     {"table", "table {x=1,y=2,name=\"abc\"}", 500000},
 };
 
-static ona_system spawn_sender(ona_runtime *rt, const char *payload_name, int count,
-                               int per_turn, int index) {
+static ona_system spawn_sender(ona_runtime *rt, const char *payload_name, int count, int per_turn,
+                               int index) {
     ona_message m;
     ona_message_init(&m);
     ona_message_writer w;
@@ -277,8 +277,8 @@ static love_result run_love(void) {
             char key[64];
             snprintf(key, sizeof key, "love-channel %s ", love_workloads[w]);
             const char *line = strstr(out, key);
-            if (!line || sscanf(line + strlen(key), "per_s=%lf ns=%lf", &per_s[w][i],
-                                &ns[w][i]) != 2)
+            if (!line ||
+                sscanf(line + strlen(key), "per_s=%lf ns=%lf", &per_s[w][i], &ns[w][i]) != 2)
                 return res;
         }
     }
@@ -344,9 +344,7 @@ int main(int argc, char **argv) {
             raw[t][c] = run_raw(topologies[t], capacities[c]);
     /* Loaded: another process spinning on a core. [case][threads-1]: 1 -> 1 number, 4 -> 1
      * number, 1 -> 1 table. */
-    static const struct {
-        int senders, payload;
-    } loaded_cases[] = {{1, 0}, {4, 0}, {1, 2}};
+    static const struct { int senders, payload; } loaded_cases[] = {{1, 0}, {4, 0}, {1, 2}};
     lua_result loaded[3][2];
     int hog = bench_load_start();
     for (int c = 0; c < 3; c++)
@@ -363,10 +361,11 @@ int main(int argc, char **argv) {
     bench_report_printf(r, "Messages per second (M/s = millions). The machine has 2 cores; "
                            "runtime threads = 1 and 2.\n\n");
     bench_report_printf(r, "## Lua systems, end to end\n\n");
-    bench_report_printf(r, "Senders loop `ona.send`, the receiver drains with `ona.messages()`; "
-                           "receiver mailbox capacity 64 (the default); %d messages a frame "
-                           "between the senders. Median of %d runs; frames, steals and parks "
-                           "(receiver + senders) are those of the median run.\n\n",
+    bench_report_printf(r,
+                        "Senders loop `ona.send`, the receiver drains with `ona.messages()`; "
+                        "receiver mailbox capacity 64 (the default); %d messages a frame "
+                        "between the senders. Median of %d runs; frames, steals and parks "
+                        "(receiver + senders) are those of the median run.\n\n",
                         PER_FRAME, REPEATS);
     bench_report_printf(r, "| senders -> receiver | payload | messages | threads = 1 M/s | "
                            "threads = 2 M/s | 2t/1t | frames | steals (2t) | parks 1t / 2t |\n");
@@ -379,8 +378,9 @@ int main(int argc, char **argv) {
             char label[96];
             snprintf(label, sizeof label, "%d -> 1, %s", topologies[t], payloads[p].label);
             bench_report_chart_row(r, label, (double[]){a->mps / 1e6, b->mps / 1e6});
-            bench_report_printf(r, "| %d -> 1 | %s | %d | %.2f | %.2f | %.2fx | %.0f | %llu | "
-                                   "%llu / %llu |\n",
+            bench_report_printf(r,
+                                "| %d -> 1 | %s | %d | %.2f | %.2f | %.2fx | %.0f | %llu | "
+                                "%llu / %llu |\n",
                                 topologies[t], payloads[p].label,
                                 payloads[p].count / topologies[t] * topologies[t], a->mps / 1e6,
                                 b->mps / 1e6, b->mps / a->mps, a->frames,
@@ -388,32 +388,36 @@ int main(int argc, char **argv) {
                                 (unsigned long long)b->parks);
         }
     bench_report_printf(r, "\n## Raw C mailbox\n\n");
-    bench_report_printf(r, "`ona__mailbox_push` of a pre-encoded one-number message (88-byte "
-                           "struct copy) and `ona__mailbox_pop`, one pthread per producer and one "
-                           "consumer; %d messages; median (mean, stddev) of %d runs.\n\n",
+    bench_report_printf(r,
+                        "`ona__mailbox_push` of a pre-encoded one-number message (88-byte "
+                        "struct copy) and `ona__mailbox_pop`, one pthread per producer and one "
+                        "consumer; %d messages; median (mean, stddev) of %d runs.\n\n",
                         RAW_COUNT, RAW_REPEATS);
     bench_report_printf(r, "| producers -> consumer | capacity | median M/s | mean M/s | "
                            "stddev M/s |\n|---|---:|---:|---:|---:|\n");
     for (int t = 0; t < 2; t++)
         for (int c = 0; c < 2; c++)
-            bench_report_printf(r, "| %d -> 1 (%d threads on 2 cores) | %u | %.2f | %.2f | "
-                                   "%.2f |\n",
+            bench_report_printf(r,
+                                "| %d -> 1 (%d threads on 2 cores) | %u | %.2f | %.2f | "
+                                "%.2f |\n",
                                 topologies[t], topologies[t] + 1, capacities[c],
                                 raw[t][c].median / 1e6, raw[t][c].mean / 1e6,
                                 raw[t][c].stddev / 1e6);
     bench_report_printf(r, "\n## Loaded: another process spinning on one of the two cores\n\n");
-    bench_report_printf(r, "The same runs (median of %d) while a child process spins on a core "
-                           "for the whole section, as a second program busy on the machine "
-                           "would.\n\n",
+    bench_report_printf(r,
+                        "The same runs (median of %d) while a child process spins on a core "
+                        "for the whole section, as a second program busy on the machine "
+                        "would.\n\n",
                         REPEATS);
-    bench_report_printf(r, "| senders -> receiver | payload | threads = 1 M/s | threads = 2 M/s "
-                           "| quiet 1t / 2t M/s | parks 1t / 2t |\n|---|---|---:|---:|---:|---:|\n");
+    bench_report_printf(r,
+                        "| senders -> receiver | payload | threads = 1 M/s | threads = 2 M/s "
+                        "| quiet 1t / 2t M/s | parks 1t / 2t |\n|---|---|---:|---:|---:|---:|\n");
     for (int c = 0; c < 3; c++) {
         int t = loaded_cases[c].senders == 1 ? 0 : 1, p = loaded_cases[c].payload;
         bench_report_printf(r, "| %d -> 1 | %s | %.2f | %.2f | %.2f / %.2f | %llu / %llu |\n",
                             loaded_cases[c].senders, payloads[p].label, loaded[c][0].mps / 1e6,
-                            loaded[c][1].mps / 1e6, lua[t][p][0].mps / 1e6,
-                            lua[t][p][1].mps / 1e6, (unsigned long long)loaded[c][0].parks,
+                            loaded[c][1].mps / 1e6, lua[t][p][0].mps / 1e6, lua[t][p][1].mps / 1e6,
+                            (unsigned long long)loaded[c][0].parks,
                             (unsigned long long)loaded[c][1].parks);
     }
     bench_report_printf(r, "\n## Peer: LÖVE 11.4 love.thread channels\n\n");
@@ -422,11 +426,12 @@ int main(int argc, char **argv) {
                                "Debian's).\n");
     } else {
         bench_report_printf(
-            r, "benchmarks/peers/love_channel, %d messages (tables: half), median of %d runs of "
-               "`love`, each timed from its threads' start to the last message received; LÖVE's "
-               "channels are unbounded (a mutex and a condition variable around a queue). Ona: "
-               "the quiet rows above (its mailbox holds 64). The round trip's Ona figure is "
-               "actor.md's.\n\n",
+            r,
+            "benchmarks/peers/love_channel, %d messages (tables: half), median of %d runs of "
+            "`love`, each timed from its threads' start to the last message received; LÖVE's "
+            "channels are unbounded (a mutex and a condition variable around a queue). Ona: "
+            "the quiet rows above (its mailbox holds 64). The round trip's Ona figure is "
+            "actor.md's.\n\n",
             LOVE_COUNT, LOVE_REPEATS);
         bench_report_printf(r, "| workload | LÖVE M/s | LÖVE ns each | Ona 1t M/s | Ona 2t M/s | "
                                "Ona 2t / LÖVE |\n|---|---:|---:|---:|---:|---:|\n");
@@ -446,17 +451,20 @@ int main(int argc, char **argv) {
     double tab = lua[0][2][0].mps < lua[0][2][1].mps ? lua[0][2][0].mps : lua[0][2][1].mps;
     double fan = lua[1][0][1].mps;
     bench_report_printf(r, "\nTargets (issue 12):\n\n| target | this run | |\n|---|---:|---|\n");
-    bench_report_printf(r, "| 1 -> 1 numbers >= 15 M/s, 1 and 2 threads, quiet | %.2f / %.2f M/s "
-                           "| %s |\n",
+    bench_report_printf(r,
+                        "| 1 -> 1 numbers >= 15 M/s, 1 and 2 threads, quiet | %.2f / %.2f M/s "
+                        "| %s |\n",
                         one / 1e6, two / 1e6, one >= 15e6 && two >= 15e6 ? "met" : "missed");
-    bench_report_printf(r, "| 1 -> 1 numbers >= 15 M/s, 1 and 2 threads, loaded | %.2f / %.2f M/s "
-                           "| %s |\n",
+    bench_report_printf(r,
+                        "| 1 -> 1 numbers >= 15 M/s, 1 and 2 threads, loaded | %.2f / %.2f M/s "
+                        "| %s |\n",
                         one_l / 1e6, two_l / 1e6,
                         one_l >= 15e6 && two_l >= 15e6 ? "met" : "missed");
-    bench_report_printf(r, "| 1 -> 1 tables >= 3 M/s (worse of 1 and 2 threads) | %.2f M/s | "
-                           "%s |\n",
+    bench_report_printf(r,
+                        "| 1 -> 1 tables >= 3 M/s (worse of 1 and 2 threads) | %.2f M/s | "
+                        "%s |\n",
                         tab / 1e6, tab >= 3e6 ? "met" : "missed");
-    bench_report_printf(r, "| 4 -> 1 numbers >= 10 M/s, 2 threads | %.2f M/s | %s |\n",
-                        fan / 1e6, fan >= 10e6 ? "met" : "missed");
+    bench_report_printf(r, "| 4 -> 1 numbers >= 10 M/s, 2 threads | %.2f M/s | %s |\n", fan / 1e6,
+                        fan >= 10e6 ? "met" : "missed");
     return bench_report_close(r) == 0 ? 0 : 1;
 }

@@ -60,6 +60,12 @@ static inline ona__lua *ona__lua_of(lua_State *L) {
     return ud;
 }
 
+/* lua_alloc.c: a new state whose blocks are counted against lua->mem_cap (and come from a
+ * small-block pool while the allocator hook is libc's); NULL when none could be made. */
+lua_State *ona__lua_newstate(ona__lua *lua);
+/* lua_alloc.c: closes lua->L (set to NULL) and gives back its pool. */
+void ona__lua_closestate(ona__lua *lua);
+
 /* lua_spawn.c: the Lua host's table, and spawning. */
 extern const ona__host ona__lua_host;
 
