@@ -34,7 +34,8 @@
  *    interrupted soon after its budget rather than up to a tick later. The tick is a tenth of
  *    the smallest budget published so far (1-100 ms; 100 ms with the default 1 s budget): a run
  *    that begins just after a look is seen by the next one, at most a tenth of its budget late
- *    (the first run of a new, smaller budget: at most the sleep in progress, <= 100 ms). A fixed
+ *    (10 ms before the first run; the first run of a new, smaller budget: at most the sleep in
+ *    progress, <= 100 ms: bench_budget's 20 ms runs once saw 79 ms that way). A fixed
  *    10 ms tick woke the thread ~100 times a second whether turns ran or not, ~0.6% of a core
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (issue 12, bunnymark).
  */
@@ -49,6 +50,7 @@ enum { SLOT_IDLE = 0, SLOT_RUNNING, SLOT_CLAIMED, SLOT_ARMED };
 
 #define TICK_MIN_NS 1000000ull        /* the watchdog looks at least this far apart */
 #define TICK_MAX_NS 100000000ull      /* and at most this far apart */
+#define TICK_FIRST_NS 10000000ull     /* before any budget was published */
 #define REPORT_EVERY_NS 1000000000ull /* naming a run that cannot be stopped */
 #define STUCK_AFTER_NS 100000000ull   /* an interrupted run still going is stuck */
 #define MIN_WAIT_NS 200000ull         /* the shortest sleep (a deadline that is due) */
@@ -240,10 +242,12 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
 }
 
 /* How long the watchdog sleeps between looks when no deadline is nearer: a tenth of the smallest
- * budget published, within [TICK_MIN_NS, TICK_MAX_NS]. */
+ * budget published, within [TICK_MIN_NS, TICK_MAX_NS]; TICK_FIRST_NS until a budget is. */
 static uint64_t tick_ns(ona__watchdog *wd) {
     /* relaxed: a hint (see min_budget_ns). */
     uint64_t min_budget = atomic_load_explicit(&wd->min_budget_ns, memory_order_relaxed);
+    if (min_budget == UINT64_MAX)
+        return TICK_FIRST_NS;
     return ONA_MAX(ONA_MIN(min_budget / 10, TICK_MAX_NS), TICK_MIN_NS);
 }
 
