@@ -11,7 +11,8 @@
  * at the author's line under the function's public name (l_ona.h).
  */
 #include "l_gfx.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "draw_state.h"
 #include "lua_host.h"

@@ -22,9 +22,6 @@ void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key);
  * table at t into the outputs, leaving those the table lacks; raises on a bad value. */
 void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, uint32_t *shader,
                          uint32_t *target);
-/* Adds layer, canvas, canvas_clear, shader, uniform, to_world, to_screen to the `gfx` table on
- * top of the stack. */
-void ona__lua_open_draw(lua_State *L);
 /* Appends sprites to this turn's render queue (ona__system_draw); raises outside a turn or when
  * out of memory. */
 void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
@@ -36,16 +33,8 @@ uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn);
 lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
                               const char *fn);
 
-/* l_text.c (issue 10): adds font, print and measure to the `gfx` table on top of the stack. */
-void ona__lua_open_text(lua_State *L);
-
-/* Fills the `ona.gfx` table on top of the stack (l_ona.c calls it on the group's first use). */
-void ona__lua_open_gfx(lua_State *L);
-
 /* --- l_input.c ------------------------------------------------------------------------------- */
 
-/* Fills the `ona.input` table on top of the stack (l_ona.c, on the group's first use). */
-void ona__lua_open_input(lua_State *L);
 /* Pushes a new array of the frame's events (tables with `type` and the event's fields). */
 void ona__lua_push_events(lua_State *L, const struct ona__video *v);
 

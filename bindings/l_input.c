@@ -13,7 +13,8 @@
  * function's public name (ona__lua_raise, l_ona.h).
  */
 #include "l_gfx.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

@@ -13,7 +13,8 @@
  * (two-point lines), closed (polylines), layer.
  */
 #include "l_shapes.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 #include "shapes.h"
@@ -224,6 +225,4 @@ void ona__lua_open_shapes(lua_State *L) {
         {"polygon", l_gfx_polygon}, {NULL, NULL},
     };
     luaL_register(L, NULL, fns);
-    ona__lua_open_sheet(L);
-    ona__lua_open_tilemap(L);
 }

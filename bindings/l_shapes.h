@@ -7,12 +7,6 @@
 
 #include "l_gfx.h"
 
-/* Adds rect, line, circle, polygon, sheet and tilemap to the `gfx` table on top of the stack,
- * and registers the ona.Sheet, ona.Animation and ona.Tilemap metatables. */
-void ona__lua_open_shapes(lua_State *L);
-void ona__lua_open_sheet(lua_State *L);
-void ona__lua_open_tilemap(lua_State *L);
-
 /* A live texture handle at idx (raises under fn otherwise); its size in *w, *h. */
 ona_texture ona__lua_check_texture_size(lua_State *L, int idx, const char *fn, int *w, int *h);
 /* The size of a texture now (it changes when a hot reload brings a different image). */

@@ -18,7 +18,8 @@
  * scale, sx, sy (negative flips), ox, oy (origin in frame pixels), tint.
  */
 #include "l_shapes.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

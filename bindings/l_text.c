@@ -15,7 +15,8 @@
  *   ona.gfx.measure(font, text [, {width, wrap, scale}]) -> width, height
  */
 #include "l_gfx.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

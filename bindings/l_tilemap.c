@@ -13,7 +13,8 @@
  * (runtime/gfx/shapes.c), in chunks of a stack array, as ordinary sprites of the texture.
  */
 #include "l_shapes.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "l_types.h"
 
 #include "lua_host.h"

@@ -25,6 +25,7 @@
 
 #include "l_gfx.h"
 #include "l_message.h"
+#include "lua_check.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
