@@ -26,7 +26,7 @@
 #include <stdio.h>
 
 static ona__audio *audio_of(lua_State *L) {
-    return &ona__lua_of(L)->rt->audio;
+    return &ona__lua_of(L)->svc->audio;
 }
 
 static void push_cmd(lua_State *L, const char *fn, ona__audio_cmd *cmd, const char *path,
@@ -85,11 +85,9 @@ static int l_audio_sound(lua_State *L) {
     const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
     ona__lua *lua = ona__lua_of(L);
     char path[4096];
-    ona__runtime_locate(lua->rt, name, path, sizeof path);
+    ona__services_locate(lua->svc, name, path, sizeof path);
     ona_sound s;
-    int rc = ona__sounds_load(&lua->rt->audio.sounds, path, lua->sys->name, &s);
-    if (rc == 0)
-        ona__hot_reload_watch(&lua->rt->hot, path);
+    int rc = ona__services_sound_load(lua->svc, path, lua->sys->name, &s);
     lua_pushnumber(L, s.id);
     if (rc == 0)
         return 1;
@@ -168,7 +166,7 @@ static int l_audio_music(lua_State *L) {
         ona__lua_argerror(L, 2, fn, why);
     char path[4096];
     if (name)
-        ona__runtime_locate(ona__lua_of(L)->rt, name, path, sizeof path);
+        ona__services_locate(ona__lua_of(L)->svc, name, path, sizeof path);
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
     return 0;
 }

@@ -32,13 +32,13 @@ static ona__system *self(lua_State *L) {
     return ona__lua_of(L)->sys;
 }
 
-static ona_runtime *runtime(ona__system *sys) {
-    return ona__runtime_of(sys->core);
+static ona__services *services(ona__system *sys) {
+    return ona__services_of(sys);
 }
 
 /* The render queue of the thread running this turn (for settings: camera, clear colour). */
 static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const char *fn) {
-    ona__render_queue *q = ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
+    ona__render_queue *q = ona__services_queue(services(sys));
     if (!q)
         ona__lua_raise(L, fn,
                        "can only draw during a turn (init or process), not in the main chunk");
@@ -130,14 +130,11 @@ static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
-    if (ona__runtime_find(runtime(sys), name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
+    ona__services_locate(services(sys), name, path, sizeof path);
     ona_texture tex;
-    int rc = ona__textures_load(&runtime(sys)->video.textures, path, sys->name, &tex);
-    if (rc == 0)
-        ona__hot_reload_watch(&runtime(sys)->hot, path);
+    int rc = ona__services_texture_load(services(sys), path, sys->name, &tex);
     int w = 0, h = 0;
-    ona__textures_size(&runtime(sys)->video.textures, tex, &w, &h);
+    ona__services_texture_size(services(sys), tex, &w, &h);
     lua_pushnumber(L, tex.id);
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -152,7 +149,7 @@ static int l_gfx_texture(lua_State *L) {
 static int l_gfx_texture_size(lua_State *L) {
     int w, h;
     ona_texture tex = check_texture(L, 1, "ona.gfx.texture_size");
-    if (!ona__textures_size(&runtime(self(L))->video.textures, tex, &w, &h))
+    if (!ona__services_texture_size(services(self(L)), tex, &w, &h))
         return 0;
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -244,7 +241,7 @@ static int l_gfx_text(lua_State *L) {
     const char *text = ona__lua_checkstring(L, 3, fn, &len);
     float scale = 1;
     uint32_t tint = 0xFFFFFFFFu;
-    ona__draw_key key = {.texture = runtime(sys)->video.textures.font.id};
+    ona__draw_key key = {.texture = ona__services_debug_font(services(sys)).id};
     if (!lua_isnoneornil(L, 4)) {
         ona__lua_checktable(L, 4, fn);
         scale = (float)ona__lua_opt_field(L, 4, "scale", 1, fn);
@@ -260,7 +257,7 @@ static int l_gfx_text(lua_State *L) {
     float cx = x, cy = y;
     while (done < len) {
         size_t chunk = ONA_MIN(len - done, sizeof glyphs / sizeof glyphs[0]);
-        uint32_t n = ona__video_text(text + done, chunk, cx, cy, scale, tint, glyphs, 256);
+        uint32_t n = ona__services_debug_text(text + done, chunk, cx, cy, scale, tint, glyphs, 256);
         for (size_t i = done; i < done + chunk; i++) {
             if (text[i] == '\n') {
                 cx = x;
@@ -371,7 +368,7 @@ static int l_gfx_screenshot(lua_State *L) {
     ona__system *sys = self(L);
     static const char fn[] = "ona.gfx.screenshot";
     const char *path = ona__lua_checkstring(L, 1, fn, NULL);
-    int rc = ona__video_request_screenshot(&runtime(sys)->video, path);
+    int rc = ona__services_screenshot(services(sys), path);
     if (rc == ONA_EINVAL)
         ona__lua_argerror(L, 1, fn, "a path of at most 1023 bytes");
     if (rc) {
@@ -435,16 +432,18 @@ static int l_gfx_window(lua_State *L) {
     else if (!lua_isnil(L, -1))
         max_fps = (uint32_t)lua_tonumber(L, -1);
     lua_pop(L, 2);
-    ona__runtime_set_script_time(runtime(sys), fixed_dt, max_fps);
-    ona__video_request_window(&runtime(sys)->video, &d);
+    ona__services_set_script_time(services(sys), fixed_dt, max_fps);
+    ona__services_request_window(services(sys), &d);
     return 0;
 }
 
 /* ona.gfx.size() -> width, height of the drawable area in pixels */
 static int l_gfx_size(lua_State *L) {
     ona__system *sys = self(L);
-    lua_pushnumber(L, runtime(sys)->video.width);
-    lua_pushnumber(L, runtime(sys)->video.height);
+    int w, h;
+    ona__services_video_size(services(sys), &w, &h);
+    lua_pushnumber(L, w);
+    lua_pushnumber(L, h);
     return 2;
 }
 

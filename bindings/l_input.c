@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 static ona__video *video(lua_State *L) {
-    return &ona__runtime_of(ona__lua_of(L)->sys->core)->video;
+    return &ona__lua_of(L)->svc->video;
 }
 
 /* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */

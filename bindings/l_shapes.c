@@ -22,13 +22,13 @@
 #include <math.h>
 #include <string.h>
 
-static ona_runtime *runtime_of(lua_State *L) {
-    return ona__runtime_of(ona__lua_of(L)->sys->core);
+static ona__services *services(lua_State *L) {
+    return ona__lua_of(L)->svc;
 }
 
 void ona__lua_texture_size(lua_State *L, ona_texture tex, int *w, int *h) {
     *w = *h = 0;
-    ona__textures_size(&runtime_of(L)->video.textures, tex, w, h);
+    ona__services_texture_size(services(L), tex, w, h);
 }
 
 ona_texture ona__lua_check_texture_size(lua_State *L, int idx, const char *fn, int *w, int *h) {
@@ -38,7 +38,7 @@ ona_texture ona__lua_check_texture_size(lua_State *L, int idx, const char *fn, i
         ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
     }
     ona_texture tex = {(uint32_t)n};
-    if (!ona__textures_size(&runtime_of(L)->video.textures, tex, w, h))
+    if (!ona__services_texture_size(services(L), tex, w, h))
         ona__lua_argerror(L, idx, fn, "not a live texture handle (from ona.gfx.texture)");
     return tex;
 }
@@ -103,7 +103,7 @@ static void shape_opts(lua_State *L, int t, const char *fn, ona_shape_style *sty
 }
 
 static ona__draw_key white_key(lua_State *L) {
-    return (ona__draw_key){.texture = runtime_of(L)->video.textures.white.id};
+    return (ona__draw_key){.texture = ona__services_white(services(L)).id};
 }
 
 /* Reads a flat point list {x1, y1, x2, y2, ...} at idx into xy; returns the point count. */

@@ -23,7 +23,7 @@
 
 /* ona.time() -> seconds of game time, this frame included. */
 static int l_time_time(lua_State *L) {
-    lua_pushnumber(L, ona_runtime_time(ona__lua_of(L)->rt));
+    lua_pushnumber(L, ona__services_time(ona__lua_of(L)->svc));
     return 1;
 }
 
@@ -135,7 +135,7 @@ static int l_time_random(lua_State *L) {
         lua_pop(L, 1);
         lua_pushnumber(L, (lua_Number)(nth + 1));
         lua_setfield(L, LUA_REGISTRYINDEX, SEEDS_KEY);
-        seed = ona__runtime_default_seed(lua->sys, nth);
+        seed = ona__services_default_seed(lua->sys, nth);
     } else {
         seed = check_seed(L, 1, 1, fn);
     }

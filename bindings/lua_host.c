@@ -77,7 +77,7 @@ static int reload_chunk(lua_State *L) {
 }
 
 /* Builds "root1/?.lua;root1/?/init.lua;root2/?.lua;..." for package.path. */
-static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
+static void build_package_path(const ona__services *rt, luaL_Buffer *b) {
     for (uint32_t i = 0; i < rt->root_count; i++) {
         if (i)
             luaL_addchar(b, ';');
@@ -173,7 +173,7 @@ static void open_std_libs(lua_State *L) {
  * script chunk, and keeps what it returned. */
 static int open_state(lua_State *L) {
     ona__lua *lua = lua_touserdata(L, 1);
-    ona_runtime *rt = lua->rt;
+    ona__services *rt = lua->svc;
     lua_settop(L, 0);
     /* No collection while the libraries and the prelude are set up: nearly everything made
      * here lives on, so the collector's steps would only trace it (issue 12: ~8% of a spawn's
@@ -402,7 +402,7 @@ static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
     return 0;
 }
 
-void ona__lua_compile_prelude(ona_runtime *rt) {
+void ona__lua_compile_prelude(ona__services *rt) {
     lua_State *L = luaL_newstate();
     if (!L)
         return;
