@@ -19,6 +19,7 @@
 #include "l_shapes.h"
 #include "l_ona.h"
 #include "l_types.h"
+#include "lua_draw_args.h"
 
 #include "draw_state.h"
 #include "lua_host.h"
@@ -45,18 +46,6 @@ static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const c
     return q;
 }
 
-void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
-                   const ona_sprite *sprites, uint32_t count) {
-    if (key->target && key->target == key->texture)
-        ona__lua_raise(L, fn, "a canvas cannot be drawn into itself (opts.target is the texture)");
-    int rc = ona__system_draw(self(L), key, sprites, count);
-    if (rc == ONA_ETHREAD)
-        ona__lua_raise(L, fn,
-                       "can only draw during a turn (init or process), not in the main chunk");
-    if (rc)
-        ona__lua_raise(L, fn, "out of memory");
-}
-
 static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
     if (!lua_isnumber(L, idx)) {
         lua_pushfstring(L, "not a texture handle: got %s", luaL_typename(L, idx));
@@ -68,60 +57,6 @@ static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
         ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
     }
     return (ona_texture){(uint32_t)n};
-}
-
-static float clamp01(lua_Number x) {
-    return x < 0 ? 0.0f : (x > 1 ? 1.0f : (float)x);
-}
-
-/* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1); as the instance's 0xAABBGGRR. */
-uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn) {
-    if (lua_isnumber(L, idx)) {
-        lua_Number n = lua_tonumber(L, idx);
-        if (n < 0 || n > 4294967295.0)
-            ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA");
-        uint32_t rgba = (uint32_t)n;
-        return ONA_RGBA(rgba >> 24, (rgba >> 16) & 255, (rgba >> 8) & 255, rgba & 255);
-    }
-    if (!lua_istable(L, idx))
-        ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA or {r, g, b, a}");
-    float c[4] = {1, 1, 1, 1};
-    for (int i = 0; i < 4; i++) {
-        lua_rawgeti(L, idx, i + 1);
-        if (lua_isnumber(L, -1))
-            c[i] = clamp01(lua_tonumber(L, -1));
-        else if (!lua_isnil(L, -1) || i < 3)
-            ona__lua_argerror(L, arg, fn, "tint table needs numbers {r, g, b[, a]} from 0 to 1");
-        lua_pop(L, 1);
-    }
-    return ONA_RGBA(lroundf(c[0] * 255), lroundf(c[1] * 255), lroundf(c[2] * 255),
-                    lroundf(c[3] * 255));
-}
-
-lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
-                              const char *fn) {
-    lua_getfield(L, t, name);
-    lua_Number v = dflt;
-    if (!lua_isnil(L, -1)) {
-        if (!lua_isnumber(L, -1)) {
-            lua_pushfstring(L, "opts.%s must be a number", name);
-            ona__lua_argerror(L, t, fn, lua_tostring(L, -1));
-        }
-        v = lua_tonumber(L, -1);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key) {
-    if (lua_isnoneornil(L, t))
-        return;
-    lua_Number layer = ona__lua_opt_field(L, t, "layer", 0, fn);
-    if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
-        ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
-    key->layer = (int32_t)layer;
-    /* Issue 11: blend, shader, target (l_draw.c checks each). */
-    ona__lua_draw_state(L, t, fn, &key->blend, &key->shader, &key->target);
 }
 
 /* ona.gfx.texture(path) -> handle, width, height  (a missing or broken file: the placeholder's
@@ -347,10 +282,10 @@ static int l_gfx_clear(lua_State *L) {
     ona__system *sys = self(L);
     int opts = lua_istable(L, 4) ? 4 : 5;
     ona__setting set = {.kind = ONA__SET_CLEAR};
-    set.value[0] = clamp01(ona__lua_checknumber(L, 1, fn));
-    set.value[1] = clamp01(ona__lua_checknumber(L, 2, fn));
-    set.value[2] = clamp01(ona__lua_checknumber(L, 3, fn));
-    set.value[3] = opts == 4 ? 1.0f : clamp01(ona__lua_optnumber(L, 4, fn, 1));
+    set.value[0] = ona__lua_clamp01(ona__lua_checknumber(L, 1, fn));
+    set.value[1] = ona__lua_clamp01(ona__lua_checknumber(L, 2, fn));
+    set.value[2] = ona__lua_clamp01(ona__lua_checknumber(L, 3, fn));
+    set.value[3] = opts == 4 ? 1.0f : ona__lua_clamp01(ona__lua_optnumber(L, 4, fn, 1));
     if (!lua_isnoneornil(L, opts)) {
         ona__lua_checktable(L, opts, fn);
         ona__draw_key key = {0};

@@ -8,7 +8,7 @@
 #include "native.h"
 
 static int audio_push(ona_ctx *ctx, ona__audio_cmd *cmd, const char *path, uint64_t *voice) {
-    return ona__audio_push(&ona__ctx_services(ctx)->audio, ctx->sys, cmd, path, voice);
+    return ona__system_audio_push(ctx->sys, cmd, path, voice);
 }
 
 static double or_one(float x) {
@@ -23,7 +23,7 @@ int ona_ctx_audio_play(ona_ctx *ctx, ona_sound sound, const ona_play_desc *desc,
     ona_play_desc d = desc ? *desc : (ona_play_desc){0};
     ona__audio_cmd cmd;
     const char *why = NULL;
-    int rc = ona__audio_play_cmd(&ona__ctx_services(ctx)->audio, sound, or_one(d.volume),
+    int rc = ona__services_play_cmd(ona__ctx_services(ctx), sound, or_one(d.volume),
                                  d.pan, or_one(d.pitch), d.loop, d.group, &cmd, &why);
     if (rc)
         return rc;
@@ -47,7 +47,7 @@ int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume) {
     ona__audio_cmd cmd;
     const char *why = NULL;
     int rc =
-        ona__audio_volume_cmd(&ona__ctx_services(ctx)->audio, group, volume, &cmd, &why);
+        ona__services_volume_cmd(ona__ctx_services(ctx), group, volume, &cmd, &why);
     return rc ? rc : audio_push(ctx, &cmd, NULL, NULL);
 }
 
@@ -57,7 +57,7 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     ona_music_desc d = desc ? *desc : (ona_music_desc){0};
     ona__audio_cmd cmd;
     const char *why = NULL;
-    int rc = ona__audio_music_cmd(path != NULL, or_one(d.volume), d.fade, d.loop, &cmd, &why);
+    int rc = ona__services_music_cmd(path != NULL, or_one(d.volume), d.fade, d.loop, &cmd, &why);
     if (rc)
         return rc;
     char resolved[4096];

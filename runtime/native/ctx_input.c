@@ -27,7 +27,7 @@ int ona_ctx_key_down(ona_ctx *ctx, const char *name) {
         return ONA_EINVAL;
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
     snprintf(e.as.key.name, sizeof e.as.key.name, "%s", name);
-    ona__window_normalise_key(&e);
+    ona__services_normalise_key(&e);
     if (e.as.key.scancode <= 0)
         return ONA_EINVAL;
     return e.as.key.scancode < ONA__MAX_SCANCODES && ctx_video(ctx)->keys[e.as.key.scancode];
@@ -54,8 +54,7 @@ int ona_ctx_gamepad(ona_ctx *ctx, int index, ona_gamepad_state *out) {
 }
 
 static int pad_command(ona_ctx *ctx, ona__pad_command *c) {
-    return ona__gamepads_command(&ctx_video(ctx)->pads, ona__runq_thread_index(),
-                                 ctx->sys->spawn_order, &ctx->sys->draw_seq, c);
+    return ona__system_pad_command(ctx->sys, c);
 }
 
 int ona_ctx_rumble(ona_ctx *ctx, int index, float low, float high, double seconds) {

@@ -1,6 +1,7 @@
 /*
  * services.c: the game's files and assets for both hosts (services.h): finding a file under the
- * script roots, watching it for reloads, and loading textures, fonts and sounds.
+ * script roots, watching it for reloads, and loading textures, fonts and sounds; and the input
+ * and sound commands systems queue.
  *
  * Design note. The caller resolves the game's name first (ona__services_locate), so that the
  * asset is keyed and watched by the file it came from, and a missing file is reported by the
@@ -10,6 +11,7 @@
  */
 #include "services.h"
 #include "text.h"
+#include "window.h"
 
 int ona__services_find(const ona__services *s, const char *name, char *path, size_t size) {
     return ona__paths_resolve(s->roots, s->root_count, name, path, size);
@@ -63,4 +65,36 @@ int ona__services_sound_load(ona__services *s, const char *path, const char *who
     if (rc == 0)
         ona__services_watch(s, path);
     return rc;
+}
+
+/* --- Input and sound commands of systems --------------------------------------------------- */
+
+void ona__services_normalise_key(ona_event *e) {
+    ona__window_normalise_key(e);
+}
+
+int ona__system_pad_command(ona__system *sys, ona__pad_command *c) {
+    return ona__gamepads_command(&ona__services_of(sys)->video.pads, ona__runq_thread_index(),
+                                 sys->spawn_order, &sys->draw_seq, c);
+}
+
+int ona__services_play_cmd(ona__services *s, ona_sound sound, double volume, double pan,
+                           double pitch, bool loop, const char *group, ona__audio_cmd *cmd,
+                           const char **why) {
+    return ona__audio_play_cmd(&s->audio, sound, volume, pan, pitch, loop, group, cmd, why);
+}
+
+int ona__services_volume_cmd(ona__services *s, const char *group, double volume,
+                             ona__audio_cmd *cmd, const char **why) {
+    return ona__audio_volume_cmd(&s->audio, group, volume, cmd, why);
+}
+
+int ona__services_music_cmd(bool start, double volume, double fade, bool loop, ona__audio_cmd *cmd,
+                            const char **why) {
+    return ona__audio_music_cmd(start, volume, fade, loop, cmd, why);
+}
+
+int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
+                           uint64_t *voice) {
+    return ona__audio_push(&ona__services_of(sys)->audio, sys, cmd, path, voice);
 }

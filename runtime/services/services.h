@@ -150,6 +150,26 @@ int ona__services_screenshot(ona__services *s, const char *path);
 void ona__services_to_world(const ona__services *s, int32_t layer, float sx, float sy, float *wx, float *wy);
 void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, float wy, float *sx, float *sy);
 
+/* --- Input and sound commands of systems (services.c) ------------------------------------------ */
+
+/* Fills a key event's scancode from its name (scancode <= 0: no such key). Any thread. */
+void ona__services_normalise_key(ona_event *e);
+/* Queues a gamepad command (rumble, dead zone) of `sys` on the thread running its turn, in its
+ * order; main applies them after the turns. Errors: ONA_ETHREAD (not in a turn), ONA_ENOMEM. */
+int ona__system_pad_command(ona__system *sys, ona__pad_command *c);
+/* Builds and checks an audio command (audio.h: *why says what is wrong on ONA_EINVAL). */
+int ona__services_play_cmd(ona__services *s, ona_sound sound, double volume, double pan,
+                           double pitch, bool loop, const char *group, ona__audio_cmd *cmd,
+                           const char **why);
+int ona__services_volume_cmd(ona__services *s, const char *group, double volume,
+                             ona__audio_cmd *cmd, const char **why);
+int ona__services_music_cmd(bool start, double volume, double fade, bool loop, ona__audio_cmd *cmd,
+                            const char **why);
+/* Queues `cmd` of `sys` (with `path` for music) on the audio queue of the thread running its
+ * turn; *voice gets a play's voice. Errors as ona__audio_push. */
+int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
+                           uint64_t *voice);
+
 /* --- Time (time.c) ---------------------------------------------------------------------------- */
 
 /* Advances game time by one frame of `dt` (main, before the turns). */
