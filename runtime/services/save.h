@@ -6,8 +6,8 @@
  * <folder>/<name>.save: a 32-byte header, then the value's message bytes. Every error text
  * starts "save <name> (<path>): " so that the log and the script both name the file.
  */
-#ifndef ONA_SAVE_H
-#define ONA_SAVE_H
+#ifndef ONA_SAVE_FORMAT_H
+#define ONA_SAVE_FORMAT_H
 
 #include "common.h"
 #include "message.h"
