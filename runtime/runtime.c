@@ -1,11 +1,11 @@
 /*
- * runtime.c: the embedding API (ona/runtime.h): creating a runtime from its three layers,
- * spawning, sending from C, stepping frames.
+ * runtime.c: the embedding API (ona/runtime.h): creating a runtime from its layers, spawning,
+ * sending from C, stepping frames.
  *
  * Design note. An ona_runtime is the actor core (runtime/core: systems, registry, scheduler),
- * the video (runtime/gfx: window, GL, textures, render queues, input) and the file watcher, tied
- * together here; Lua systems come from the bindings' host (bindings/lua_host.c), C systems from
- * native.c. A frame is: the boundary (the core ends, restarts and merges systems; reloads are
+ * the services both hosts reach (runtime/services: video, audio, watchdog, files, saves, clock)
+ * and the file watcher, tied together here; Lua systems come from the bindings' host
+ * (bindings/lua_host.c), C systems from the native host (runtime/native). A frame is: the boundary (the core ends, restarts and merges systems; reloads are
  * applied), the window's events, the turns on every thread until quiescence, then the picture.
  *
  * Misuse is refused, not raced: every pointer and enum is checked (ONA_EINVAL), and the

@@ -1,7 +1,7 @@
 /*
- * runtime_internal.h: what an ona_runtime is made of. Internal to the assembly (the .c files of runtime/ itself:
- * runtime.c, runtime_services.c, reload.c, signals.c, stats.c, about.c), the one code that knows
- * every layer.
+ * runtime_internal.h: what an ona_runtime is made of. Internal to the assembly (the .c files
+ * of runtime/ itself: runtime.c, runtime_services.c, reload.c, signals.c, stats.c, about.c),
+ * the one code that knows every layer.
  *
  * Layering: runtime/core (actors, scheduler; libuv only) <- runtime/gfx, runtime/audio <-
  * runtime/services (services.h: what both hosts reach) <- the hosts (bindings/: Lua;
