@@ -5,7 +5,7 @@
 #define ONA_L_GFX_H
 
 #include "lua_draw_args.h"
-#include "render_queue.h"
+#include "services.h"
 
 #include <lua.h>
 

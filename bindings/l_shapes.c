@@ -16,7 +16,7 @@
 #include "l_ona.h"
 
 #include "lua_host.h"
-#include "shapes.h"
+#include "services.h"
 
 #include <lauxlib.h>
 #include <math.h>

@@ -17,7 +17,7 @@
 #include "l_types.h"
 
 #include "lua_host.h"
-#include "shapes.h"
+#include "services.h"
 
 #include <lauxlib.h>
 #include <math.h>

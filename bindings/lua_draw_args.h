@@ -5,7 +5,7 @@
 #ifndef ONA_LUA_DRAW_ARGS_H
 #define ONA_LUA_DRAW_ARGS_H
 
-#include "render_queue.h"
+#include "services.h"
 
 #include <lua.h>
 

@@ -22,6 +22,7 @@
 #include "core.h"
 #include "hot_reload.h"
 #include "paths.h"
+#include "shapes.h"
 #include "video.h"
 #include "watchdog.h"
 
