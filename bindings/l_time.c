@@ -2,12 +2,12 @@
  * l_time.c: game time and seeded random numbers for Lua systems: ona.time(), ona.dt() and
  * ona.random([seed]) (issue 10).
  *
- * Design note. ona.time() is the runtime's game clock (runtime/services/time.c: the sum of the frames' dt,
- * exact under a fixed step), written by main before a frame's turns and only read during them,
- * so every system sees the same value in a frame on any thread. ona.dt() is the frame's dt,
- * the same number process(state, events, dt) gets. A generator is a full userdata
- * ("ona.Random") holding an ona_random (xoshiro256**, services/time.c) that belongs to the state that
- * made it: nothing is shared, so no lock, and a sequence depends only on its seed. The default
+ * Design note. ona.time() is the runtime's game clock (runtime/services/time.c: the sum of the
+ * frames' dt, exact under a fixed step), written by main before a frame's turns and only read
+ * during them, so every system sees the same value in a frame on any thread. ona.dt() is the
+ * frame's dt, the same number process(state, events, dt) gets. A generator is a full userdata
+ * ("ona.Random") holding an ona_random (xoshiro256**, services/time.c) that belongs to the state
+ * that made it: nothing is shared, so no lock, and a sequence depends only on its seed. The default
  * seed comes from the system's name, its spawn order and how many default seeds this state took
  * before (kept in the registry, so a restart, which makes a fresh state, starts over).
  */

@@ -42,7 +42,8 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
             else
                 failed++;
         }
-        int a = rt->services.audio_ready ? ona__audio_reload(&rt->services.audio, path) : ONA_ENOENT;
+        int a =
+            rt->services.audio_ready ? ona__audio_reload(&rt->services.audio, path) : ONA_ENOENT;
         if (a != ONA_ENOENT) { /* a sound (issue 10) */
             used = true;
             if (a == 0)

@@ -5,8 +5,9 @@
  * Design note. An ona_runtime is the actor core (runtime/core: systems, registry, scheduler),
  * the services both hosts reach (runtime/services: video, audio, watchdog, files, saves, clock)
  * and the file watcher, tied together here; Lua systems come from the bindings' host
- * (bindings/lua_host.c), C systems from the native host (runtime/native). A frame is: the boundary (the core ends, restarts and merges systems; reloads are
- * applied), the window's events, the turns on every thread until quiescence, then the picture.
+ * (bindings/lua_host.c), C systems from the native host (runtime/native). A frame is: the boundary
+ * (the core ends, restarts and merges systems; reloads are applied), the window's events, the turns
+ * on every thread until quiescence, then the picture.
  *
  * Misuse is refused, not raced: every pointer and enum is checked (ONA_EINVAL), and the
  * main-thread functions check that they run on main and outside ona_runtime_step and
@@ -463,7 +464,8 @@ int ona_runtime_reload(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height) {
     if (!rt || !width || !height)
         return ONA_EINVAL;
-    return ona__textures_size(&rt->services.video.textures, texture, width, height) ? 0 : ONA_ESTALE;
+    return ona__textures_size(&rt->services.video.textures, texture, width, height) ? 0
+                                                                                    : ONA_ESTALE;
 }
 
 int ona_runtime_reload_shaders(ona_runtime *rt) {

@@ -36,11 +36,11 @@ typedef struct ona__signals {
 } ona__signals;
 
 struct ona_runtime {
-    ona__core core;        /* first: see ona__runtime_of */
-    ona_runtime_desc desc; /* defaults applied; script_roots copied into services.roots */
+    ona__core core;         /* first: see ona__runtime_of */
+    ona_runtime_desc desc;  /* defaults applied; script_roots copied into services.roots */
     ona__services services; /* core.services points here */
     bool core_ready, hot_ready;
-    ona__hot_reload hot; /* services.hot points here */
+    ona__hot_reload hot;                                  /* services.hot points here */
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
     ona__signals signals;
 };
@@ -74,6 +74,5 @@ bool ona__runtime_may_call(ona_runtime *rt);
 /* Spawns a Lua system after validating the desc (`args` released on error); any thread; logs
  * errors. ona_runtime_spawn and ona_ctx_spawn. */
 int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
-
 
 #endif

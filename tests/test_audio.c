@@ -556,7 +556,8 @@ START_TEST(test_audio_disk_native_play_pan_volume) {
     ck_assert_int_eq(p.rc, 0);
     ck_assert_uint_eq(p.voice.id >> 32, sys.id & 0xFFFFF); /* the system's slot, first play */
     ck_assert_uint_eq(p.voice.id & 0xFFFFFFFFu, 1);
-    ck_assert_msg(rt->services.audio.open, "the disk device did not open:\n%s", captured_logs_text());
+    ck_assert_msg(rt->services.audio.open, "the disk device did not open:\n%s",
+                  captured_logs_text());
     wait_mixed(rt, 4800 + 2048);
     ona_runtime_destroy(rt);
     size_t frames;

@@ -23,8 +23,8 @@ int ona_ctx_audio_play(ona_ctx *ctx, ona_sound sound, const ona_play_desc *desc,
     ona_play_desc d = desc ? *desc : (ona_play_desc){0};
     ona__audio_cmd cmd;
     const char *why = NULL;
-    int rc = ona__services_play_cmd(ona__ctx_services(ctx), sound, or_one(d.volume),
-                                 d.pan, or_one(d.pitch), d.loop, d.group, &cmd, &why);
+    int rc = ona__services_play_cmd(ona__ctx_services(ctx), sound, or_one(d.volume), d.pan,
+                                    or_one(d.pitch), d.loop, d.group, &cmd, &why);
     if (rc)
         return rc;
     uint64_t voice = 0;
@@ -46,8 +46,7 @@ int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume) {
         return ONA_EINVAL;
     ona__audio_cmd cmd;
     const char *why = NULL;
-    int rc =
-        ona__services_volume_cmd(ona__ctx_services(ctx), group, volume, &cmd, &why);
+    int rc = ona__services_volume_cmd(ona__ctx_services(ctx), group, volume, &cmd, &why);
     return rc ? rc : audio_push(ctx, &cmd, NULL, NULL);
 }
 

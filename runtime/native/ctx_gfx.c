@@ -101,6 +101,6 @@ int ona_ctx_draw_tilemap(ona_ctx *ctx, int layer, const ona_tilemap *map, float 
     if (!ctx || !map || !map->tiles || map->w <= 0 || map->h <= 0 || map->tile_w <= 0 ||
         map->tile_h <= 0)
         return ONA_EINVAL;
-    return ona__system_draw_tilemap(ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id}, map,
-                        x, y);
+    return ona__system_draw_tilemap(
+        ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id}, map, x, y);
 }

@@ -15,7 +15,8 @@
 
 int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
                      uint32_t count) {
-    ona__render_queue *q = ona__video_queue(&ona__services_of(sys)->video, ona__runq_thread_index());
+    ona__render_queue *q =
+        ona__video_queue(&ona__services_of(sys)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
     return ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, sprites, count);

@@ -59,8 +59,7 @@ float ona__services_font_line_height(ona__services *s, ona_font font) {
     return s->video_ready ? ona__text_line_height(s->video.fonts, font) : 0;
 }
 
-int ona__services_sound_load(ona__services *s, const char *path, const char *who,
-                             ona_sound *out) {
+int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out) {
     int rc = ona__sounds_load(&s->audio.sounds, path, who, out);
     if (rc == 0)
         ona__services_watch(s, path);

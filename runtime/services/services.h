@@ -35,13 +35,13 @@ typedef struct ona__services {
     bool video_ready;
     ona__audio audio; /* sounds, command queues, the device and its mixer */
     bool audio_ready;
-    ona__watchdog *watchdog;  /* the turn budget's thread (watchdog.c) */
-    ona__hot_reload *hot;     /* the file watcher the assembly owns (watches nothing when off) */
-    char **roots;             /* the script roots, trailing '/' cut */
+    ona__watchdog *watchdog; /* the turn budget's thread (watchdog.c) */
+    ona__hot_reload *hot;    /* the file watcher the assembly owns (watches nothing when off) */
+    char **roots;            /* the script roots, trailing '/' cut */
     uint32_t root_count;
-    char *save_dir;           /* NULL: no folder (no HOME) */
-    size_t memory_cap;        /* a Lua system's heap cap by default */
-    uint32_t turn_budget_ms;  /* a turn's budget by default; ONA_BUDGET_OFF: none */
+    char *save_dir;          /* NULL: no folder (no HOME) */
+    size_t memory_cap;       /* a Lua system's heap cap by default */
+    uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
     /* Spawns a script system for a host that cannot start one itself (ona_ctx_spawn): set by
      * the assembly. Any thread; desc->args is released on error; errors logged. */
     int (*spawn_script)(ona__core *core, const ona_spawn_desc *desc, ona_system *out);
@@ -53,9 +53,9 @@ typedef struct ona__services {
     char *prelude_bc;
     size_t prelude_bc_size;
     /* Time (time.c). The desc's settings, defaults applied: */
-    double fixed_dt;          /* > 0 fixed, ONA_DT_MEASURED, 0 default */
-    uint32_t max_fps;         /* 0: main.lua's, else this cap */
-    bool fixed_step_default;  /* 0 means fixed even with a window */
+    double fixed_dt;         /* > 0 fixed, ONA_DT_MEASURED, 0 default */
+    uint32_t max_fps;        /* 0: main.lua's, else this cap */
+    bool fixed_step_default; /* 0 means fixed even with a window */
     /* Main advances the clock before a frame's turns, which only read it. */
     double game_time, time_base, time_step; /* game_time = time_base + time_frames * time_step */
     uint64_t time_frames;
@@ -105,8 +105,7 @@ int ona__services_font_load(ona__services *s, const char *path, int size, const 
 int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,
                                const ona_text_desc *desc, float *width, float *height);
 float ona__services_font_line_height(ona__services *s, ona_font font);
-int ona__services_sound_load(ona__services *s, const char *path, const char *who,
-                             ona_sound *out);
+int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out);
 
 /* --- The one draw path (draw.c) --------------------------------------------------------------- */
 
@@ -148,10 +147,13 @@ void ona__services_request_window(ona__services *s, const ona_window_desc *desc)
 /* Queues a screenshot of the next frame into `path`. Any thread. */
 int ona__services_screenshot(ona__services *s, const char *path);
 /* Converts between screen and world coordinates on `layer` with the frame start's cameras. */
-void ona__services_to_world(const ona__services *s, int32_t layer, float sx, float sy, float *wx, float *wy);
-void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, float wy, float *sx, float *sy);
+void ona__services_to_world(const ona__services *s, int32_t layer, float sx, float sy, float *wx,
+                            float *wy);
+void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, float wy, float *sx,
+                             float *sy);
 
-/* --- Input and sound commands of systems (services.c) ------------------------------------------ */
+/* --- Input and sound commands of systems (services.c) ------------------------------------------
+ */
 
 /* Fills a key event's scancode from its name (scancode <= 0: no such key). Any thread. */
 void ona__services_normalise_key(ona_event *e);

@@ -168,8 +168,7 @@ ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
  * visible placeholder texture. */
 ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
 /* The size of a texture. Errors: ONA_ESTALE. Any thread. */
-ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width,
-                                     int *height);
+ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height);
 /* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the
  * old program. Main thread, between frames. Errors: ONA_EGFX (no video, or the new shaders
  * failed), ONA_ETHREAD. */

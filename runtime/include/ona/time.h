@@ -53,7 +53,8 @@ ONA_API int64_t ona_random_int(ona_random *r, int64_t a, int64_t b);
 ONA_API double ona_random_float(ona_random *r, double a, double b);
 /* Seeds `out` with this system's next default seed: derived from its name, its spawn order and
  * how many default seeds it took before (since its last restart), below 2^53; the same as the
- * Lua ona.random() of a system with that name and spawn order. Returns the seed (0 for NULLs). Only inside a callback, on its thread. */
+ * Lua ona.random() of a system with that name and spawn order. Returns the seed (0 for NULLs). Only
+ * inside a callback, on its thread. */
 ONA_API uint64_t ona_ctx_random(ona_ctx *ctx, ona_random *out);
 
 #ifdef __cplusplus
