@@ -130,6 +130,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     rt->desc.script_roots = NULL;
     rt->desc.game_id = rt->desc.save_dir = NULL; /* copied into services.save_dir below */
     ona__services *svc = &rt->services;
+    svc->core = &rt->core;
     svc->runtime = rt;
     svc->hot = &rt->hot;
     svc->memory_cap = desc.memory_cap;
@@ -156,8 +157,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         };
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
-        rt->core.services = svc;
-        svc->core = &rt->core;
+        rt->core.services = svc; /* ona__core_init zeroed the core */
     }
     if (rc == 0) {
         rc = ona__watchdog_start(&rt->core, &rt->services.watchdog);
