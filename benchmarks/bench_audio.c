@@ -141,7 +141,7 @@ static result run(const char *mode, uint32_t threads) {
         turns[i] = (double)st.last_turn_ns / 1000.0;
     }
     result r = {.step = bench_summarise(samples, FRAMES), .turn = bench_summarise(turns, FRAMES)};
-    if (strcmp(mode, "none") != 0 && strcmp(mode, "draw") != 0 && !rt->audio.open)
+    if (strcmp(mode, "none") != 0 && strcmp(mode, "draw") != 0 && !rt->services.audio.open)
         fprintf(stderr, "bench_audio: warning: no audio device opened (the hand-off is skipped)\n");
     ona_runtime_destroy(rt);
     return r;
