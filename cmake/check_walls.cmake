@@ -1,4 +1,5 @@
-# cmake -DONA_SOURCE_DIR=<repo> -P cmake/check_walls.cmake
+# cmake -DONA_SOURCE_DIR=<repo> [-DONA_LAYERS=... -DONA_LAYER_<name>=... -DONA_NM=nm] -P cmake/check_walls.cmake
+cmake_minimum_required(VERSION 3.21)
 #
 # The layers' walls that include paths alone cannot enforce. runtime/core is compiled without
 # Lua's or SDL's include paths, so including either there fails the build already; but GL/ and
@@ -27,3 +28,8 @@ if(failures)
     "GL or EGL header; runtime/gfx no Lua or binding header):${failures}")
 endif()
 message(STATUS "walls: runtime/core, runtime/gfx and samples include only what their layer may")
+
+# The same walls by symbol, when the build passes each layer's objects (the `walls` test does).
+if(ONA_LAYERS)
+  include(${CMAKE_CURRENT_LIST_DIR}/check_symbols.cmake)
+endif()
