@@ -33,8 +33,6 @@ static ona_runtime *make_runtime(bool watch, ona_video video, const char *shader
     ona_runtime *rt;
     int rc = ona_runtime_create(&desc, &rt);
     ck_assert_msg(rc == 0, "%s\n%s", ona_strerror(rc), captured_logs_text());
-    if (video != ONA_VIDEO_NONE)
-        pin_gl_driver();
     return rt;
 }
 
