@@ -1,4 +1,5 @@
 # Included by cmake/check_walls.cmake when the build passes the layers' objects.
+cmake_minimum_required(VERSION 3.21)
 #
 # The walls by symbol: `nm` lists what each layer's objects define and what they reference, and a
 # layer may reference only symbols defined in itself or in a layer below it (ona_layer_allowed
