@@ -141,6 +141,10 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->spawn_script = spawn_script;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
+    if (rc == 0) {
+        rc = ona__loop_init(&rt->loop);
+        rt->loop_ready = rc == 0;
+    }
     if (rc == 0)
         rc = copy_roots(&rt->services, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0)
@@ -185,7 +189,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rt->services.audio_ready = rc == 0;
     }
     if (rc == 0) {
-        rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
+        rc = ona__hot_reload_init(&rt->hot, &rt->loop, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
     /* Last, after SDL (told to leave the signals alone) has started. */
@@ -231,6 +235,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
         ona__free(rt->services.roots[i]);
     ona__free(rt->services.roots);
     ona__free(rt->services.save_dir);
+    if (rt->loop_ready) /* after every handle's owner above */
+        ona__loop_close(&rt->loop);
     /* Last: a second signal still ends a process whose systems' exit hangs above. */
     ona__signals_stop(rt);
     ona__free(rt);
@@ -327,6 +333,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__signals_enter(rt);
     uint64_t t0 = ona__now_ns();
     ona__core_boundary(core);
+    ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
     ona__runtime_apply_reloads(rt);
     bool closed = false;
     ona__video_begin_frame(&rt->services.video, &closed);

@@ -13,6 +13,7 @@
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
 
+#include "loop.h"
 #include "native.h"
 #include "services.h"
 
@@ -39,7 +40,10 @@ struct ona_runtime {
     ona__core core;         /* first: see ona__runtime_of */
     ona_runtime_desc desc;  /* defaults applied; script_roots copied into services.roots */
     ona__services services; /* core.services points here */
-    bool core_ready, hot_ready;
+    bool core_ready, hot_ready, loop_ready;
+    /* The event loop (loop.h): made first, closed last, polled by main once a frame. The file
+     * watcher's watches are handles on it. */
+    uv_loop_t loop;
     ona__hot_reload hot;                                  /* services.hot points here */
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
     ona__signals signals;

@@ -9,7 +9,6 @@
  */
 #include "draw_state.h"
 #include "native.h"
-#include "shapes.h"
 
 int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
                  uint32_t count) {
