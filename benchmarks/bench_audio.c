@@ -1,5 +1,5 @@
 /*
- * bench_audio: the cost of 1,000 audio plays in one frame (issue 10).
+ * bench_audio: the cost of 1,000 audio plays in one frame.
  *
  * One system makes 1,000 calls in every turn; after WARMUP frames, FRAMES frames are timed:
  *   - the system's turn (the runtime's own turn statistics: the calls themselves, appending to

@@ -1,5 +1,5 @@
 /*
- * test_audio.c: audio (issue 10, part 1).
+ * test_audio.c: audio.
  *
  * The mixer alone, without a device: volume, pan, pitch, loop, stop, groups, music fades, a
  * reloaded sound, and the same samples from the same commands whether they were merged from one

@@ -1,5 +1,5 @@
 /*
- * test_shapes.c: issue 11's shapes, sprite sheets and tile maps. Tessellation is checked by
+ * test_shapes.c: shapes, sprite sheets and tile maps. Tessellation is checked by
  * arithmetic (quad counts, covered areas, ear clipping of a concave polygon, the sizing
  * contract); drawing for real, offscreen on Mesa llvmpipe: golden images of every shape filled
  * and outlined and of a scrolled tile map, each identical on 1 and 2 worker threads; a sheet
