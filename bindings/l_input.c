@@ -12,7 +12,7 @@
  * Gamepad slots are 1..ONA_GAMEPAD_MAX, as in C. Misuse raises at the author's line under the
  * function's public name (ona__lua_raise, l_ona.h).
  */
-#include "l_gfx.h"
+#include "l_input.h"
 #include "l_modules.h"
 #include "lua_check.h"
 
@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 static ona__video *video(lua_State *L) {
-    return &ona__runtime_of(ona__lua_of(L)->sys->core)->video;
+    return &ona__lua_of(L)->svc->video;
 }
 
 /* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */
@@ -31,7 +31,7 @@ static int l_input_key_down(lua_State *L) {
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
     static const char fn[] = "ona.input.key_down";
     snprintf(e.as.key.name, sizeof e.as.key.name, "%s", ona__lua_checkstring(L, 1, fn, NULL));
-    ona__window_normalise_key(&e);
+    ona__services_normalise_key(&e);
     if (e.as.key.scancode <= 0)
         return ona__lua_argerror(L, 1, fn,
                                  "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
@@ -135,8 +135,7 @@ static int l_input_gamepad(lua_State *L) {
 /* Queues a gamepad command for this system; raises outside a turn or when the queue is full. */
 static void command(lua_State *L, const char *fn, ona__pad_command *c) {
     ona__system *sys = ona__lua_of(L)->sys;
-    int rc = ona__gamepads_command(&video(L)->pads, ona__runq_thread_index(), sys->spawn_order,
-                                   &sys->draw_seq, c);
+    int rc = ona__system_pad_command(sys, c);
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only be called during a turn (init or process), not in the "

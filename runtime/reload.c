@@ -12,6 +12,7 @@
  * decoded again under the same handle (runtime/audio/audio.c).
  */
 #include "lua_host.h"
+#include "runtime_internal.h"
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
@@ -25,7 +26,7 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
         const char *path = h->changed[i];
         uint32_t reloaded = 0, failed = 0;
         bool used = false;
-        ona__video *v = &rt->video;
+        ona__video *v = &rt->services.video;
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag"))) {
             used = true;
             if (ona__gfx_reload_shaders(v->gfx) == 0)
@@ -41,7 +42,8 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
             else
                 failed++;
         }
-        int a = rt->audio_ready ? ona__audio_reload(&rt->audio, path) : ONA_ENOENT;
+        int a =
+            rt->services.audio_ready ? ona__audio_reload(&rt->services.audio, path) : ONA_ENOENT;
         if (a != ONA_ENOENT) { /* a sound (issue 10) */
             used = true;
             if (a == 0)
