@@ -10,8 +10,9 @@
  * main resolved them at the frame's start, which do not change while turns run. Misuse raises
  * at the author's line under the function's public name (l_ona.h).
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "draw_state.h"
 #include "lua_host.h"

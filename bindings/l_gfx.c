@@ -15,11 +15,10 @@
  * {r, g, b, a} with 0..1 components; and, for every drawing function (ona__lua_draw_key),
  * blend, shader and target (issue 11; l_draw.c).
  */
-#include "l_gfx.h"
-#include "l_shapes.h"
-#include "l_ona.h"
-#include "l_types.h"
 #include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
+#include "l_types.h"
 
 #include "draw_state.h"
 #include "lua_host.h"
@@ -397,7 +396,4 @@ void ona__lua_open_gfx(lua_State *L) {
         {NULL, NULL},
     };
     luaL_register(L, NULL, gfx);
-    ona__lua_open_draw(L); /* issue 11: layer, canvas, shader, uniform, to_world, to_screen */
-    ona__lua_open_text(L); /* issue 10: font, print, measure */
-    ona__lua_open_shapes(L); /* issue 11 shapes: rect, line, circle, polygon, sheet, tilemap */
 }

@@ -12,8 +12,9 @@
  * Gamepad slots are 1..ONA_GAMEPAD_MAX, as in C. Misuse raises at the author's line under the
  * function's public name (ona__lua_raise, l_ona.h).
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "l_input.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

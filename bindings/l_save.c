@@ -12,7 +12,8 @@
  * read.
  */
 #include "l_message.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "lua_host.h"
 #include "save.h"
 

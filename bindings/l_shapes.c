@@ -12,8 +12,9 @@
  * (0xRRGGBBAA or {r, g, b[, a]}), segments (circles, 3..1024), cap = "butt" | "square" | "round"
  * (two-point lines), closed (polylines), layer.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 #include "services.h"
@@ -198,6 +199,4 @@ void ona__lua_open_shapes(lua_State *L) {
         {"polygon", l_gfx_polygon}, {NULL, NULL},
     };
     luaL_register(L, NULL, fns);
-    ona__lua_open_sheet(L);
-    ona__lua_open_tilemap(L);
 }

@@ -17,8 +17,9 @@
  * Sprite options (sheet:draw, animation:draw): layer (+ the shared draw options), rotation,
  * scale, sx, sy (negative flips), ox, oy (origin in frame pixels), tint.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

@@ -14,8 +14,9 @@
  *   ona.gfx.print(font, text, x, y [, {align, width, wrap, tint, layer, scale}])
  *   ona.gfx.measure(font, text [, {width, wrap, scale}]) -> width, height
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

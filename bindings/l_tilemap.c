@@ -12,8 +12,9 @@
  * rectangle visible on its layer at the frame's start and emits only the tiles overlapping it
  * (runtime/gfx/shapes.c), in chunks of a stack array, as ordinary sprites of the texture.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "l_types.h"
 
 #include "lua_host.h"

@@ -11,7 +11,8 @@
  * seed comes from the system's name, its spawn order and how many default seeds this state took
  * before (kept in the registry, so a restart, which makes a fresh state, starts over).
  */
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "lua_host.h"
 
 #include <lauxlib.h>

@@ -7,8 +7,8 @@
  * (ona__lua_raise, ona__lua_argerror), so a misuse reads the same whichever function it came
  * through. A draw is refused outside a turn, where no frame is being built.
  */
+#include "lua_check.h"
 #include "lua_draw_args.h"
-#include "l_gfx.h"
 #include "l_ona.h"
 #include "lua_host.h"
 
