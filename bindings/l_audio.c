@@ -1,5 +1,5 @@
 /*
- * l_audio.c: the `ona.audio` Lua module (issue 10): sounds, voices, groups, music.
+ * l_audio.c: the `ona.audio` Lua module: sounds, voices, groups, music.
  *
  *   ona.audio.sound(path) -> handle [, error]
  *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice

@@ -1,5 +1,5 @@
 /*
- * l_draw.c: the draw-state half of `ona.gfx` (issue 11): layer defaults, canvases, game
+ * l_draw.c: the draw-state half of `ona.gfx`: layer defaults, canvases, game
  * shaders and their uniforms, window <-> world coordinates per layer; and the blend, shader and
  * target options every drawing function reads (ona__lua_draw_state, used by ona__lua_draw_key).
  *

@@ -1,6 +1,6 @@
 /*
  * l_input.c: the `ona.input` Lua module and the frame's events as Lua tables: keyboard, mouse,
- * gamepads (issue 10: gamepads and input).
+ * gamepads (gamepads and input).
  *
  * Design note. Queries read the input main wrote before the turns began (video.c, gamepad.c):
  * it does not change while turns run, so every system on every thread sees the same values

@@ -17,7 +17,7 @@
  * Nothing that can raise runs while a lock is held or a C resource is unowned: messages live in
  * the system struct, not on the C stack, when Lua calls that may raise follow.
  *
- * ona.gfx, ona.input and ona.audio are opened on their first use (issue 12; l_modules.c, which
+ * ona.gfx, ona.input and ona.audio are opened on their first use (l_modules.c, which
  * lists every module): most systems never touch them, and every spawn paid for them.
  */
 #include "l_ona.h"
@@ -219,7 +219,7 @@ static int l_ona_receive_raw(lua_State *L) {
     return lua_yield(L, 0);
 }
 
-/* --- The FFI fast path (issue 12) -------------------------------------------------------------
+/* --- The FFI fast path ------------------------------------------------------------------------
  * ona.send of one number or string, and ona.receive of one number, go through these plain C
  * functions, which the
  * prelude calls through LuaJIT's FFI (function pointers handed over as light userdata), so that

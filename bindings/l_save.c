@@ -1,5 +1,5 @@
 /*
- * l_save.c: ona.save(name, value) and ona.load(name) for Lua systems (issue 10).
+ * l_save.c: ona.save(name, value) and ona.load(name) for Lua systems.
  *
  * Design note. A value is encoded by the message codec (l_message.c) exactly as a send would,
  * so whatever can be sent can be saved (nil, booleans, numbers, strings, nested tables; shared

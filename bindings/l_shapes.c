@@ -1,6 +1,6 @@
 /*
  * l_shapes.c: ona.gfx.rect, line, circle and polygon: shapes tessellated by runtime/gfx/shapes.c
- * into free quads and drawn with the runtime's 1x1 white texture (issue 11).
+ * into free quads and drawn with the runtime's 1x1 white texture.
  *
  * Design note. A shape is at most ONA_SHAPE_MAX_POINTS quads, written into an array on the C
  * stack and appended to the render queue in one ona__lua_draw (so consecutive shapes of a system

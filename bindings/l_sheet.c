@@ -1,5 +1,5 @@
 /*
- * l_sheet.c: sprite sheets and their animations (issue 11): ona.gfx.sheet(texture, frame_w,
+ * l_sheet.c: sprite sheets and their animations: ona.gfx.sheet(texture, frame_w,
  * frame_h [, {animations = {name = {frames = {...}, fps = 10, loop = true}}}]) -> ona.Sheet,
  * sheet:draw(frame, x, y [, opts]), sheet:animation(name) -> ona.Animation with :update(dt),
  * :draw(x, y [, opts]), :frame(), :done(), :reset().

@@ -1,5 +1,5 @@
 /*
- * l_text.c: text with real fonts in Lua (issue 10): ona.gfx.font, ona.gfx.print and
+ * l_text.c: text with real fonts in Lua: ona.gfx.font, ona.gfx.print and
  * ona.gfx.measure, over runtime/gfx/text.c and text_layout.c.
  *
  * Design note. A font handle is a number, like a texture's. Loading resolves the path against

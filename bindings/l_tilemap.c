@@ -1,5 +1,5 @@
 /*
- * l_tilemap.c: tile maps (issue 11): ona.gfx.tilemap(texture, tile_w, tile_h, w, h [, buffer])
+ * l_tilemap.c: tile maps: ona.gfx.tilemap(texture, tile_w, tile_h, w, h [, buffer])
  * -> ona.Tilemap with map:set(x, y, id), map:get(x, y), map:size(), map:buffer(),
  * map:draw(x, y [, opts]) -> tiles drawn.
  *
