@@ -85,11 +85,9 @@ static int l_audio_sound(lua_State *L) {
     const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
     ona__lua *lua = ona__lua_of(L);
     char path[4096];
-    ona__runtime_locate(lua->rt, name, path, sizeof path);
     ona_sound s;
-    int rc = ona__sounds_load(&lua->rt->audio.sounds, path, lua->sys->name, &s);
-    if (rc == 0)
-        ona__hot_reload_watch(&lua->rt->hot, path);
+    int rc = ona__assets_load(&lua->rt->assets, ONA__ASSET_SOUND, name, 0, lua->sys->name, &s.id,
+                              path, sizeof path);
     lua_pushnumber(L, s.id);
     if (rc == 0)
         return 1;

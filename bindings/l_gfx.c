@@ -130,12 +130,9 @@ static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
-    if (ona__runtime_find(runtime(sys), name, path, sizeof path) != 0)
-        snprintf(path, sizeof path, "%s", name);
     ona_texture tex;
-    int rc = ona__textures_load(&runtime(sys)->video.textures, path, sys->name, &tex);
-    if (rc == 0)
-        ona__hot_reload_watch(&runtime(sys)->hot, path);
+    int rc = ona__assets_load(&runtime(sys)->assets, ONA__ASSET_TEXTURE, name, 0, sys->name,
+                              &tex.id, path, sizeof path);
     int w = 0, h = 0;
     ona__textures_size(&runtime(sys)->video.textures, tex, &w, &h);
     lua_pushnumber(L, tex.id);

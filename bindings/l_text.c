@@ -98,11 +98,11 @@ static int l_text_font(lua_State *L) {
     }
     ona_runtime *rt = runtime_of(L);
     char path[1024];
-    if (name)
-        ona__runtime_locate(rt, name, path, sizeof path);
     ona_font font;
-    int rc = ona__fonts_load(rt->video.fonts, name ? path : NULL, (int)size,
-                             ona__lua_of(L)->sys->name, &font);
+    const char *who = ona__lua_of(L)->sys->name;
+    int rc = name ? ona__assets_load(&rt->assets, ONA__ASSET_FONT, name, (int)size, who, &font.id,
+                                     path, sizeof path)
+                  : ona__fonts_load(rt->video.fonts, NULL, (int)size, who, &font);
     if (!font.id) /* too many fonts: nothing to hand out */
         ona__lua_raise(L, fn, "%s (at most %d fonts)", ona_strerror(rc), ONA__MAX_FONTS);
     lua_pushnumber(L, font.id);

@@ -61,16 +61,5 @@ int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out) 
     if (!rt || !path || !*path || !out)
         return ONA_EINVAL;
     out->id = 0;
-    char resolved[4096];
-    ona__runtime_locate(rt, path, resolved, sizeof resolved);
-    FILE *f = fopen(resolved, "rb");
-    if (!f) {
-        ona_log(ONA_LOG_ERROR, resolved, "shader: no such file");
-        return ONA_ENOENT;
-    }
-    fclose(f);
-    int rc = ona__video_shader_load(&rt->video, resolved, &out->id);
-    if (rc == 0)
-        ona__hot_reload_watch(&rt->hot, resolved);
-    return rc;
+    return ona__assets_load(&rt->assets, ONA__ASSET_SHADER, path, 0, "gfx", &out->id, NULL, 0);
 }

@@ -417,7 +417,9 @@ int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, ona_font 
         out->id = 0;
     if (!rt || !out || !rt->video_ready)
         return ONA_EINVAL;
-    return ona__fonts_load(rt->video.fonts, path, size, "text", out);
+    if (!path || size < 1 || size > ONA_FONT_MAX_SIZE) /* the default font, or refused */
+        return ona__fonts_load(rt->video.fonts, path, size, "text", out);
+    return ona__assets_load(&rt->assets, ONA__ASSET_FONT, path, size, "text", &out->id, NULL, 0);
 }
 
 typedef struct print_target {

@@ -182,6 +182,13 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
+    if (rc == 0) {
+        rc = ona__assets_init(&rt->assets, rt->roots, rt->root_count, &rt->hot);
+        rt->assets_ready = rc == 0;
+        if (rc == 0)
+            ona__assets_set_builtin_kinds(&rt->assets, &rt->video.textures, &rt->audio,
+                                          rt->video.fonts, &rt->video);
+    }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
         rc = ona__signals_start(rt);
@@ -214,6 +221,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
     if (rt->core_ready)
         ona__core_free(&rt->core);
     ona__watchdog_stop(rt->watchdog); /* after the systems' exits, which it watches */
+    if (rt->assets_ready)
+        ona__assets_free(&rt->assets);
     if (rt->audio_ready)
         ona__audio_free(&rt->audio);
     if (rt->video_ready)
@@ -429,12 +438,7 @@ int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
     if (!rt || !path || !out)
         return ONA_EINVAL;
-    char resolved[4096];
-    ona__runtime_locate(rt, path, resolved, sizeof resolved);
-    int rc = ona__textures_load(&rt->video.textures, resolved, "gfx", out);
-    if (rc == 0)
-        ona__hot_reload_watch(&rt->hot, resolved);
-    return rc;
+    return ona__assets_load(&rt->assets, ONA__ASSET_TEXTURE, path, 0, "gfx", &out->id, NULL, 0);
 }
 
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
@@ -484,10 +488,5 @@ int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     out->id = rt->audio.sounds.placeholder.id;
     if (!path)
         return ONA_EINVAL;
-    char resolved[4096];
-    ona__runtime_locate(rt, path, resolved, sizeof resolved);
-    int rc = ona__sounds_load(&rt->audio.sounds, resolved, "audio", out);
-    if (rc == 0)
-        ona__hot_reload_watch(&rt->hot, resolved);
-    return rc;
+    return ona__assets_load(&rt->assets, ONA__ASSET_SOUND, path, 0, "audio", &out->id, NULL, 0);
 }

@@ -12,6 +12,7 @@
 #ifndef ONA_RUNTIME_INTERNAL_H
 #define ONA_RUNTIME_INTERNAL_H
 
+#include "assets.h"
 #include "audio/audio.h" /* runtime/audio (issue 10) */
 #include "core.h"
 #include "hot_reload.h"
@@ -44,8 +45,9 @@ struct ona_runtime {
     char **roots;
     uint32_t root_count;
     ona__video video;
-    bool core_ready, video_ready, hot_ready;
+    bool core_ready, video_ready, hot_ready, assets_ready;
     ona__hot_reload hot;
+    ona__assets assets; /* every loaded file: textures, sounds, fonts, shaders (services) */
     ona__watchdog *watchdog; /* the turn budget's thread (watchdog.c) */
     /* The prelude compiled once (bindings/lua_host.c); NULL: spawns load its source. */
     char *prelude_bc;
