@@ -257,6 +257,11 @@ int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *o
     return rc;
 }
 
+bool ona__textures_is_placeholder(ona__textures *t, uint32_t id) {
+    ona__texture *s = slot_of(t, id);
+    return s && s->placeholder;
+}
+
 bool ona__textures_is_canvas(ona__textures *t, uint32_t id) {
     ona__texture *s = slot_of(t, id);
     return s && s->canvas;

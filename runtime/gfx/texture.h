@@ -69,6 +69,9 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
  * into it are discarded and drawing it draws the placeholder. Any thread. Errors: ONA_EINVAL,
  * ONA_ELIMIT. */
 int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out);
+/* Whether a handle draws the placeholder: the placeholder itself, or a file's texture whose
+ * file could not be read (yet). Any thread inside a turn (main changes it between frames). */
+bool ona__textures_is_placeholder(ona__textures *t, uint32_t id);
 /* Whether a live handle is a canvas. Any thread. */
 bool ona__textures_is_canvas(ona__textures *t, uint32_t id);
 /* Main thread, after upload: a canvas's framebuffer (0 when not a canvas or not made yet). */
