@@ -3,12 +3,14 @@
  * the same path gives the same handle for every kind; a texture whose file is missing at load
  * draws the placeholder and is picked up, under the same handle, when the file is created; a
  * font file replaced on disk is reloaded (text measured with the handle afterwards uses the new
- * file); a sound whose file is missing is filled in when it appears. Lua scripts for it are in
+ * file); a sound whose file is missing is filled in, under the same handle, when it appears.
+ * Lua scripts for it are in
  * tests/lua/assets.
  */
 #include "test_support.h"
 
 #include "ona/text.h"
+#include "runtime_internal.h"
 
 #include <stb_image_write.h>
 #include <stdio.h>
@@ -189,6 +191,36 @@ START_TEST(test_assets_font_file_reloaded) {
 }
 END_TEST
 
+START_TEST(test_assets_missing_sound_picked_up_when_created) {
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {.threads = 1, .script_roots = roots, .hot_reload = true,
+                             .no_audio = true};
+    ona_runtime *rt = create_runtime(&desc);
+    ona_sound s = {0}, again = {0};
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &s), ONA_ENOENT);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), ONA_ENOENT);
+    ck_assert_uint_eq(s.id, again.id);
+    ck_assert_uint_ne(s.id, rt->audio.sounds.placeholder.id); /* its own silence */
+    ck_assert_uint_eq(ona__sounds_pcm(&rt->audio.sounds, s.id)->count, 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0); /* the folder is watched from here */
+    char path[512];
+    game_file("late.wav", path, sizeof path);
+    char tmp[520];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    wav_write(tmp, 48000, 1, 480, 8192);
+    ck_assert_int_eq(rename(tmp, path), 0);
+    for (int i = 0; i < 300 && ona__sounds_pcm(&rt->audio.sounds, s.id)->count == 0; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        usleep(2000);
+    }
+    ck_assert_msg(ona__sounds_pcm(&rt->audio.sounds, s.id)->count == 480, "log:\n%s",
+                  captured_logs_text());
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), 0); /* no error now */
+    ck_assert_uint_eq(s.id, again.id);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("assets");
     TCase *tc = tcase_create("assets");
@@ -197,6 +229,7 @@ int main(void) {
     tcase_add_test(tc, test_assets_same_path_same_handle);
     tcase_add_test(tc, test_assets_missing_texture_picked_up_when_created);
     tcase_add_test(tc, test_assets_font_file_reloaded);
+    tcase_add_test(tc, test_assets_missing_sound_picked_up_when_created);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
