@@ -5,11 +5,12 @@
  * boundary; here each change goes to whatever uses that file, before the frame's turns: the
  * sprite shaders recompile (gfx); every asset loaded from the file (a texture, sound, font or
  * game shader) is reloaded under the same handle by the asset registry (services/assets.c), which
- * also fills a texture or sound whose file was missing when it appears; and every Lua system whose script or required project module is that file
- * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
- * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
- * again. A successful reload of a paused system (it failed while files are watched) resumes it
- * with its state kept (ona__core_resume): edit and continue.
+ * also fills a texture or sound whose file was missing when it appears; and every Lua system whose
+ * script or required project module is that file re-runs its code in its own state
+ * (bindings/lua_reload.c). A failure (compile error, raising chunk or reload hook) logs file:line
+ * and leaves the old code running; the next save is tried again. A successful reload of a paused
+ * system (it failed while files are watched) resumes it with its state kept (ona__core_resume):
+ * edit and continue.
  */
 #include "lua_host.h"
 

@@ -47,7 +47,7 @@ struct ona_runtime {
     ona__video video;
     bool core_ready, video_ready, hot_ready, assets_ready;
     ona__hot_reload hot;
-    ona__assets assets; /* every loaded file: textures, sounds, fonts, shaders (services) */
+    ona__assets assets;      /* every loaded file: textures, sounds, fonts, shaders (services) */
     ona__watchdog *watchdog; /* the turn budget's thread (watchdog.c) */
     /* The prelude compiled once (bindings/lua_host.c); NULL: spawns load its source. */
     char *prelude_bc;

@@ -33,8 +33,11 @@ static void teardown(void) {
 
 static ona_runtime *make_runtime(ona_video video) {
     const char *roots[] = {game_dir(), ONA_SOURCE_DIR "/tests/lua/assets", NULL};
-    ona_runtime_desc desc = {.threads = 2, .script_roots = roots, .hot_reload = true,
-                             .video = video, .window = {.width = 64, .height = 64}};
+    ona_runtime_desc desc = {.threads = 2,
+                             .script_roots = roots,
+                             .hot_reload = true,
+                             .video = video,
+                             .window = {.width = 64, .height = 64}};
     return create_runtime(&desc);
 }
 
@@ -180,8 +183,8 @@ START_TEST(test_assets_font_file_reloaded) {
             break;
         usleep(2000);
     }
-    ck_assert_msg(now[1].number > narrow * 1.5, "width %g, was %g; log:\n%s", now[1].number,
-                  narrow, captured_logs_text());
+    ck_assert_msg(now[1].number > narrow * 1.5, "width %g, was %g; log:\n%s", now[1].number, narrow,
+                  captured_logs_text());
     ck_assert_double_eq(now[3].number, font); /* the same handle */
     float w = 0, h = 0;
     ck_assert_int_eq(ona_font_measure(rt, mine, "iiiiiiiiii", 10, NULL, &w, &h), 0);
@@ -193,8 +196,8 @@ END_TEST
 
 START_TEST(test_assets_missing_sound_picked_up_when_created) {
     const char *roots[] = {game_dir(), NULL};
-    ona_runtime_desc desc = {.threads = 1, .script_roots = roots, .hot_reload = true,
-                             .no_audio = true};
+    ona_runtime_desc desc = {
+        .threads = 1, .script_roots = roots, .hot_reload = true, .no_audio = true};
     ona_runtime *rt = create_runtime(&desc);
     ona_sound s = {0}, again = {0};
     ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &s), ONA_ENOENT);

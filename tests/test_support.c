@@ -411,8 +411,7 @@ static void put32(FILE *f, uint32_t v) {
 }
 
 /* Writes a 16-bit PCM WAV of `frames` frames of `value` (on every channel). */
-void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames,
-                      int16_t value) {
+void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames, int16_t value) {
     FILE *f = fopen(path, "wb");
     ck_assert_msg(f != NULL, "cannot write %s", path);
     uint32_t data = frames * channels * 2;

@@ -98,8 +98,7 @@ void game_write(const char *name, const char *text);
 void game_write_in_place(const char *name, const char *text);
 
 /* Writes a 16-bit PCM WAV of `frames` frames of `value` (on every channel) at `path`. */
-void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames,
-               int16_t value);
+void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames, int16_t value);
 
 /* For the sample games' suites: no error or warning was logged, and exactly `systems` systems
  * exist, each running, with no error and no restart. */

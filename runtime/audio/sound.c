@@ -9,8 +9,9 @@
  * load, and decoding happens outside the lock. Which path has which handle is the asset
  * registry's (services/assets.c), which loads each path once. A file that cannot be read or
  * decoded is logged by name and gets a silent sound of its own (0 frames), which plays as
- * nothing until a reload gives it the file's samples. A reload (main, at the frame boundary) decodes again and swaps the samples
- * under the same handle; audio.c re-points playing voices under the device's lock.
+ * nothing until a reload gives it the file's samples. A reload (main, at the frame boundary)
+ * decodes again and swaps the samples under the same handle; audio.c re-points playing voices under
+ * the device's lock.
  *
  * Music is not decoded whole: an OGG stream (stb_vorbis_open_filename) decodes a chunk at a time
  * on the mixer's thread, as the mixer reads, and an SDL_AudioStream converts it to 48 kHz.

@@ -7,8 +7,9 @@
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
  *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
  *   goes. A reload (main, between frames) replaces a file's fonts by fresh ones under the same
- *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex; printing takes none. A font is published in
- *   `fonts[]` with a release store, so a thread that sees a handle sees the whole font.
+ *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex;
+ *   printing takes none. A font is published in `fonts[]` with a release store, so a thread
+ *   that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
  *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
  *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
@@ -366,10 +367,10 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         else
             made[made_count++] = fresh;
     }
-    if (rc == 0 && (reserve(&f->retired_files, &f->retired_files_capacity,
-                            f->retired_files_count + 1) != 0 ||
-                    reserve(&f->retired_fonts, &f->retired_fonts_capacity,
-                            f->retired_fonts_count + uses) != 0))
+    if (rc == 0 &&
+        (reserve(&f->retired_files, &f->retired_files_capacity, f->retired_files_count + 1) != 0 ||
+         reserve(&f->retired_fonts, &f->retired_fonts_capacity, f->retired_fonts_count + uses) !=
+             0))
         rc = ONA_ENOMEM;
     if (rc) {
         for (uint32_t i = 0; i < made_count; i++)

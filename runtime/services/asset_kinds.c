@@ -18,8 +18,7 @@
 
 #include <stdio.h>
 
-static int texture_load(void *ctx, const char *path, int param, const char *who,
-                        uint32_t *handle) {
+static int texture_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
     ona_texture tex = {0};
     int rc = ona__textures_load(ctx, path, who, &tex);
@@ -71,8 +70,7 @@ static int font_reload(void *ctx, uint32_t handle, const char *path, int param) 
  * load of the path tries the file again. */
 static const ona__asset_ops font_ops = {"font", font_load, font_reload, false};
 
-static int shader_load(void *ctx, const char *path, int param, const char *who,
-                       uint32_t *handle) {
+static int shader_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
     (void)who;
     FILE *f = fopen(path, "rb");

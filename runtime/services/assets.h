@@ -58,8 +58,8 @@ typedef struct ona__asset_entry {
     int param;
     char *path;      /* resolved (or, for a missing file, where it is expected) */
     uint32_t handle; /* the kind's handle */
-    int rc;          /* the last load's or reload's result: 0, or why the handle shows a placeholder */
-    bool loading;    /* a thread is decoding it; others wait on `loaded` */
+    int rc;       /* the last load's or reload's result: 0, or why the handle shows a placeholder */
+    bool loading; /* a thread is decoding it; others wait on `loaded` */
 } ona__asset_entry;
 
 typedef struct ona__assets {
@@ -79,8 +79,7 @@ typedef struct ona__assets {
 
 /* Main. `roots` (root_count of them) and `hot` stay the caller's and outlive the registry.
  * Errors: ONA_ENOMEM. */
-int ona__assets_init(ona__assets *a, char *const *roots, uint32_t root_count,
-                     ona__hot_reload *hot);
+int ona__assets_init(ona__assets *a, char *const *roots, uint32_t root_count, ona__hot_reload *hot);
 /* Main, after the kinds' tables are no longer used. Frees the registry's table only. */
 void ona__assets_free(ona__assets *a);
 /* Main, before any load of the kind: plugs a kind in. */
