@@ -88,6 +88,19 @@ static const item *last_tagged(const char *tag) {
     return NULL;
 }
 
+/* A runtime with video running `script` (reporting to a collector) for three frames, and the
+ * last item it tagged `tag`. */
+static const item *run_script(ona_runtime **rt, const char *script, const char *tag) {
+    *rt = make_runtime(ONA_VIDEO_OFFSCREEN);
+    ona_system report = spawn_collector(*rt);
+    spawn_lua(*rt, script, "assets", report, "", 0, 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(ona_runtime_step(*rt, 1.0 / 60), 0);
+    const item *got = last_tagged(tag);
+    ck_assert_msg(got != NULL, "%s", captured_logs_text());
+    return got;
+}
+
 START_TEST(test_assets_same_path_same_handle) {
     ona_runtime *rt = make_runtime(ONA_VIDEO_NONE);
     game_png("a.png", 2, 3, 0xFF0000FFu);
@@ -120,13 +133,8 @@ START_TEST(test_assets_same_path_same_handle) {
 END_TEST
 
 START_TEST(test_assets_missing_texture_picked_up_when_created) {
-    ona_runtime *rt = make_runtime(ONA_VIDEO_OFFSCREEN);
-    ona_system report = spawn_collector(rt);
-    spawn_lua(rt, "late_texture.lua", "late", report, "", 0, 0);
-    for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    const item *loaded = last_tagged("loaded");
-    ck_assert_msg(loaded != NULL, "%s", captured_logs_text());
+    ona_runtime *rt;
+    const item *loaded = run_script(&rt, "late_texture.lua", "loaded");
     ck_assert_double_eq(loaded[1].number, 16); /* the placeholder's size and an error */
     ck_assert_double_eq(loaded[2].number, 16);
     ck_assert_msg(strstr(loaded[3].text, "late.png: no such file") != NULL, "%s", loaded[3].text);
@@ -159,13 +167,8 @@ END_TEST
 
 START_TEST(test_assets_font_file_reloaded) {
     game_copy(DEJAVU "DejaVuSans.ttf", "game.ttf");
-    ona_runtime *rt = make_runtime(ONA_VIDEO_OFFSCREEN);
-    ona_system report = spawn_collector(rt);
-    spawn_lua(rt, "font_measure.lua", "measure", report, "", 0, 0);
-    for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    const item *first = last_tagged("width");
-    ck_assert_msg(first != NULL, "%s", captured_logs_text());
+    ona_runtime *rt;
+    const item *first = run_script(&rt, "font_measure.lua", "width");
     double narrow = first[1].number, font = first[3].number;
     ck_assert_double_gt(narrow, 0);
     /* The C API's handle for the same file and size is the script's. */

@@ -31,7 +31,12 @@ static int texture_reload(void *ctx, uint32_t handle, const char *path, int para
     return ona__textures_reload(ctx, (ona_texture){handle}, path);
 }
 
-static const ona__asset_ops texture_ops = {"texture", texture_load, texture_reload, true};
+static uint32_t texture_placeholder(void *ctx) {
+    return ((ona__textures *)ctx)->placeholder.id;
+}
+
+static const ona__asset_ops texture_ops = {"texture", texture_load, texture_reload,
+                                           texture_placeholder, true};
 
 static int sound_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
@@ -47,7 +52,12 @@ static int sound_reload(void *ctx, uint32_t handle, const char *path, int param)
     return ona__audio_reload(ctx, (ona_sound){handle}, path);
 }
 
-static const ona__asset_ops sound_ops = {"sound", sound_load, sound_reload, true};
+static uint32_t sound_placeholder(void *ctx) {
+    return ((ona__audio *)ctx)->sounds.placeholder.id;
+}
+
+static const ona__asset_ops sound_ops = {"sound", sound_load, sound_reload, sound_placeholder,
+                                         true};
 
 static int font_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     ona_font font = {0};
@@ -68,7 +78,7 @@ static int font_reload(void *ctx, uint32_t handle, const char *path, int param) 
 
 /* A font whose file cannot be read falls back to the default font's handle, shared: the next
  * load of the path tries the file again. */
-static const ona__asset_ops font_ops = {"font", font_load, font_reload, false};
+static const ona__asset_ops font_ops = {"font", font_load, font_reload, NULL, false};
 
 static int shader_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
@@ -89,7 +99,7 @@ static int shader_reload(void *ctx, uint32_t handle, const char *path, int param
 }
 
 /* A shader file that is missing gets no handle (0): the next load tries it again. */
-static const ona__asset_ops shader_ops = {"shader", shader_load, shader_reload, false};
+static const ona__asset_ops shader_ops = {"shader", shader_load, shader_reload, NULL, false};
 
 void ona__assets_set_builtin_kinds(ona__assets *a, void *textures, void *audio, void *fonts,
                                    void *video) {

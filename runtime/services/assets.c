@@ -104,10 +104,14 @@ static ona__asset_entry *find(ona__assets *a, ona__asset_kind kind, const char *
 int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int param,
                      const char *who, uint32_t *handle, char *path, size_t size) {
     *handle = 0;
-    if ((unsigned)kind >= ONA__ASSET_KIND_COUNT || !a->kinds[kind].ops || !name || !*name)
+    if ((unsigned)kind >= ONA__ASSET_KIND_COUNT || !a->kinds[kind].ops)
         return ONA_EINVAL;
     const ona__asset_ops *ops = a->kinds[kind].ops;
     void *ctx = a->kinds[kind].ctx;
+    if (ops->placeholder)
+        *handle = ops->placeholder(ctx);
+    if (!name || !*name)
+        return ONA_EINVAL;
     char resolved[PATH_MAX];
     locate(a, name, resolved, sizeof resolved);
     if (path && size)
@@ -127,13 +131,16 @@ int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int
                     "still the placeholder until the file can be read");
         return rc;
     }
-    char *copy = NULL;
     if (!e) { /* a new entry, published once loaded */
-        if (a->used >= ONA__MAX_ASSETS || !(copy = ona__malloc(strlen(resolved) + 1))) {
+        int full = a->used >= ONA__MAX_ASSETS ? ONA_ELIMIT : 0;
+        char *copy = full ? NULL : ona__malloc(strlen(resolved) + 1);
+        if (!copy) {
             uv_mutex_unlock(&a->lock);
-            ona_log(ONA_LOG_ERROR, who, "%s %s: %s (at most %d assets)", ops->name, resolved,
-                    copy ? ona_strerror(ONA_ENOMEM) : ona_strerror(ONA_ELIMIT), ONA__MAX_ASSETS);
-            return copy ? ONA_ENOMEM : ONA_ELIMIT;
+            int rc = full ? full : ONA_ENOMEM;
+            ona_log(ONA_LOG_ERROR, who, "%s %s: %s (at most %d assets); %s", ops->name, resolved,
+                    ona_strerror(rc), ONA__MAX_ASSETS, "the placeholder instead");
+            *handle = ops->placeholder ? ops->placeholder(ctx) : 0;
+            return rc;
         }
         strcpy(copy, resolved);
         e = &a->entries[a->used++];

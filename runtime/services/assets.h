@@ -45,6 +45,9 @@ typedef struct ona__asset_ops {
     /* Main thread, at the frame boundary: `path` changed (or appeared) on disk; decode it again
      * into `handle`. 0, or the error (logged; the handle keeps what it had). */
     int (*reload)(void *ctx, uint32_t handle, const char *path, int param);
+    /* Any thread: the handle given when no load could be tried (a bad name, a full table); NULL:
+     * 0 then. */
+    uint32_t (*placeholder)(void *ctx);
     /* True when a failed load's handle is the file's own (a texture slot drawing the
      * placeholder): the registry keeps it, and a reload fills it once the file is readable.
      * False when it is shared (a font falls back to the default font's handle): a later load of
@@ -90,7 +93,8 @@ void ona__assets_set_kind(ona__assets *a, ona__asset_kind kind, const ona__asset
  * for it: the one the path already has, else a new one from the kind's load. The file is
  * watched from then on. `path` (size bytes, may be NULL) receives the path used, for messages.
  * Returns 0, or the kind's error (the handle is still usable: the placeholder), ONA_EINVAL
- * (no such kind plugged in), ONA_ELIMIT (the table is full: *handle is 0). */
+ * (no such kind plugged in, or no name), ONA_ELIMIT (the table is full) or ONA_ENOMEM; on those
+ * three *handle is the kind's placeholder (0 for a kind without one). */
 int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int param,
                      const char *who, uint32_t *handle, char *path, size_t size);
 
