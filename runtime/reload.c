@@ -22,6 +22,7 @@ static bool ends_with(const char *s, const char *suffix) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
+    ona__assets_look_for_missing(&rt->assets);
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
         uint32_t reloaded = 0, failed = 0;

@@ -11,7 +11,8 @@
  * Reloads run on main at the frame boundary, when no turn runs and so no load is in progress
  * (loads happen inside turns, or on main): a kind's reload hook may change its handle's content.
  * A missing file is kept where it is expected (under the first script root), so the watcher's
- * event for the file when it is created names the same path.
+ * event for the file when it is created names the same path; a file created before its folder
+ * was watched is looked for once, right after the watcher's first poll for it.
  */
 #include "assets.h"
 
@@ -21,6 +22,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 enum { GENERATION = 1 }; /* entries are never reused */
 
@@ -198,6 +200,23 @@ int ona__assets_reload(ona__assets *a, const char *path) {
             result = rc;
     }
     return result;
+}
+
+void ona__assets_look_for_missing(ona__assets *a) {
+    if (!a->hot || !a->hot->enabled)
+        return;
+    uv_mutex_lock(&a->lock);
+    uint32_t used = a->used;
+    uv_mutex_unlock(&a->lock);
+    for (uint32_t i = 0; i < used; i++) { /* main at the boundary: no load runs, as above */
+        ona__asset_entry *e = &a->entries[i];
+        const ona__asset_ops *ops = a->kinds[e->kind].ops;
+        if (e->looked || e->loading || e->rc == 0 || !ops || !ops->owns_failed)
+            continue;
+        e->looked = true;
+        if (access(e->path, F_OK) == 0)
+            ona__hot_reload_mark(a->hot, e->path);
+    }
 }
 
 const ona__asset_entry *ona__assets_get(ona__assets *a, uint32_t id) {

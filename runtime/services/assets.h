@@ -63,6 +63,8 @@ typedef struct ona__asset_entry {
     uint32_t handle; /* the kind's handle */
     int rc;       /* the last load's or reload's result: 0, or why the handle shows a placeholder */
     bool loading; /* a thread is decoding it; others wait on `loaded` */
+    bool looked;  /* main looked once, after its folder was watched, whether a missing file
+                     had appeared meanwhile */
 } ona__asset_entry;
 
 typedef struct ona__assets {
@@ -101,6 +103,12 @@ int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int
 /* Main, at the frame boundary: `path` changed on disk. Every kind that loaded it reloads it
  * (once per kind). ONA_ENOENT when no asset came from `path`; else 0 or the first error. */
 int ona__assets_reload(ona__assets *a, const char *path);
+
+/* Main, at the frame boundary, right after the watcher's poll (which arms the watches of files
+ * registered since the last one): a file missing at load that was created before its folder
+ * was watched sent no event; each such file is looked for once, and marked changed when it is
+ * there, so that this boundary's reloads pick it up. */
+void ona__assets_look_for_missing(ona__assets *a);
 
 /* Any thread: the entry of a registry id (ona__assets_id), or NULL for 0 or a stale id. */
 const ona__asset_entry *ona__assets_get(ona__assets *a, uint32_t id);
