@@ -110,6 +110,14 @@ START_TEST(test_assets_same_path_same_handle) {
     ck_assert_int_eq(ona_runtime_texture_load(rt, "a.png", &t1), 0);
     ck_assert_int_eq(ona_runtime_texture_load(rt, full, &t2), 0);
     ck_assert_uint_eq(t1.id, t2.id);
+    /* The registry's own id for it looks up to its entry; a stale or forged one to NULL. */
+    uint32_t id = ona__assets_id(&rt->assets, ONA__ASSET_TEXTURE, t1.id);
+    const ona__asset_entry *e = ona__assets_get(&rt->assets, id);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->path + strlen(e->path) - strlen("/a.png"), "/a.png");
+    ck_assert_ptr_null(ona__assets_get(&rt->assets, id + (1u << 16)));
+    ck_assert_ptr_null(ona__assets_get(&rt->assets, 0));
+    ck_assert_ptr_null(ona__assets_get(&rt->assets, ONA__MAX_ASSETS));
     game_copy(DEJAVU "DejaVuSans.ttf", "f.ttf");
     ona_font f1, f2, f3;
     ck_assert_int_eq(ona_runtime_font_load(rt, "f.ttf", 16, &f1), 0);
