@@ -93,9 +93,9 @@ static int shader_load(void *ctx, const char *path, int param, const char *who, 
 }
 
 static int shader_reload(void *ctx, uint32_t handle, const char *path, int param) {
-    (void)handle;
+    (void)path;
     (void)param;
-    return ona__video_shader_reload(ctx, path);
+    return ona__video_shader_reload(ctx, handle);
 }
 
 /* A shader file that is missing gets no handle (0): the next load tries it again. */
