@@ -60,7 +60,7 @@ typedef struct ona__video {
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
-    ona__fonts *fonts; /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
+    ona__fonts *fonts;       /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
     float clear[4];
 
@@ -83,7 +83,7 @@ typedef struct ona__video {
     uint32_t injected_count;
     bool keys[ONA__MAX_SCANCODES];
     float mouse_x, mouse_y;
-    uint32_t mouse_buttons; /* bit (button - 1) */
+    uint32_t mouse_buttons;  /* bit (button - 1) */
     /* Gamepads (gamepad.c): slots, their snapshot (written like the state above), and the
      * per-thread command queues applied by main in present. */
     ona__gamepads pads;
