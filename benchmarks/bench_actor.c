@@ -626,7 +626,7 @@ int main(void) {
         {"message round trip, threads = 2", 400, "ns", 1},
         {"spawn Lua system", 40, "us", 1e-3},
     };
-    bench_report_printf(r, "\nTargets (issue 12):\n\n| target | this run | |\n|---|---:|---|\n");
+    bench_report_printf(r, "\nTargets:\n\n| target | this run | |\n|---|---:|---|\n");
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
         const row *t = NULL;
         for (int j = 0; j < row_count; j++)

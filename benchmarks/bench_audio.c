@@ -1,5 +1,5 @@
 /*
- * bench_audio: the cost of 1,000 audio plays in one frame (issue 10).
+ * bench_audio: the cost of 1,000 audio plays in one frame.
  *
  * One system makes 1,000 calls in every turn; after WARMUP frames, FRAMES frames are timed:
  *   - the system's turn (the runtime's own turn statistics: the calls themselves, appending to
@@ -141,7 +141,7 @@ static result run(const char *mode, uint32_t threads) {
         turns[i] = (double)st.last_turn_ns / 1000.0;
     }
     result r = {.step = bench_summarise(samples, FRAMES), .turn = bench_summarise(turns, FRAMES)};
-    if (strcmp(mode, "none") != 0 && strcmp(mode, "draw") != 0 && !rt->audio.open)
+    if (strcmp(mode, "none") != 0 && strcmp(mode, "draw") != 0 && !rt->services.audio.open)
         fprintf(stderr, "bench_audio: warning: no audio device opened (the hand-off is skipped)\n");
     ona_runtime_destroy(rt);
     return r;

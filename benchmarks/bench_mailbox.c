@@ -19,8 +19,8 @@
  *                    sched_yield (4 -> 1 runs 5 threads on 2 cores). Median of RAW_REPEATS runs
  *                    of RAW_COUNT messages.
  *   Loaded           the 1 -> 1 and 4 -> 1 number cases and the 1 -> 1 table again while another
- *                    process spins on one of the two cores (bench_load_start): issue 12 asks for
- *                    its rates "loaded or not".
+ *                    process spins on one of the two cores (bench_load_start): the targets hold
+ *                    "loaded or not".
  *   LÖVE 11.4        benchmarks/peers/love_channel (love.thread channels, unbounded) on the same
  *                    workloads and a round trip, run as a child process LOVE_REPEATS times
  *                    (median); skipped when `love` is not on PATH.
@@ -450,7 +450,7 @@ int main(int argc, char **argv) {
     double one_l = loaded[0][0].mps, two_l = loaded[0][1].mps;
     double tab = lua[0][2][0].mps < lua[0][2][1].mps ? lua[0][2][0].mps : lua[0][2][1].mps;
     double fan = lua[1][0][1].mps;
-    bench_report_printf(r, "\nTargets (issue 12):\n\n| target | this run | |\n|---|---:|---|\n");
+    bench_report_printf(r, "\nTargets:\n\n| target | this run | |\n|---|---:|---|\n");
     bench_report_printf(r,
                         "| 1 -> 1 numbers >= 15 M/s, 1 and 2 threads, quiet | %.2f / %.2f M/s "
                         "| %s |\n",

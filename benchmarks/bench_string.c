@@ -232,7 +232,7 @@ int main(void) {
         snprintf(label, sizeof label, "hand-off, %s", messages[m].label);
         bench_report_chart_row(r, label, (double[]){o, p});
     }
-    bench_report_printf(r, "\nTarget (issue 2): ona_string at least 2x faster than malloc+memcpy on "
+    bench_report_printf(r, "\nTarget: ona_string at least 2x faster than malloc+memcpy on "
                            "both lengths.\n");
     return bench_report_close(r) == 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 /*
- * bench_text: the cost of 10,000 glyphs a frame (issue 10, text with real fonts).
+ * bench_text: the cost of 10,000 glyphs a frame (text with real fonts).
  *
  * A frame prints LINES lines of COLUMNS characters (printable ASCII, so every glyph is in the
  * atlas after the first frame) with the default font at 12 px:

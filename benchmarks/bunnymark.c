@@ -34,7 +34,7 @@
  * getrusage(RUSAGE_CHILDREN) between runs of WARMUP+FRAMES and WARMUP+0 frames, which cancels
  * LÖVE's start-up; medians of 3. Wall ms per frame beside it.
  *
- * Third table (issue 12's targets): sequential, batched and parallel side by side with bare C
+ * Third table (the targets): sequential, batched and parallel side by side with bare C
  * at 2,500, 3,500 and 5,000 32x32 bunnies: 5 rounds of (bare C run, configuration run), the
  * ratio of their FPS per round (median and range), and each side's main-thread CPU per frame.
  *
@@ -92,8 +92,8 @@ typedef enum config {
     UNBATCHED,
     BATCHED,
     PARALLEL,
-    SHAPES,  /* issue 11: parallel, with bunnies drawn as rects and circles */
-    TILEMAP, /* issue 11: parallel, over a large scrolling tile map */
+    SHAPES,  /* parallel, with bunnies drawn as rects and circles */
+    TILEMAP, /* parallel, over a large scrolling tile map */
     BARE_C,
     LOVE,
     CONFIG_COUNT
@@ -1164,7 +1164,7 @@ int main(int argc, char **argv) {
                              "sprite, without the GL driver's. With GL, llvmpipe's vertex work "
                              "(~1.3 us per instance) is most of every figure.\n\n");
 
-    bench_report_printf(rep, "## 32x32 bunnies side by side with bare C (issue 12)\n\n");
+    bench_report_printf(rep, "## 32x32 bunnies side by side with bare C\n\n");
     bench_report_printf(rep, "| configuration | bunnies | FPS / bare C's: median (range) | main "
                              "thread ms CPU/frame | bare C's main thread |\n");
     bench_report_printf(rep, "|---|---:|---|---|---|\n");
@@ -1194,7 +1194,7 @@ int main(int argc, char **argv) {
                         SIDE_ROUNDS, timed_frames);
 
     /* Targets. */
-    bench_report_printf(rep, "## Targets (issue 12: benchmark, not test)\n\n");
+    bench_report_printf(rep, "## Targets (benchmark, not test)\n\n");
     bench_report_printf(rep, "| target | this run | |\n|---|---|---|\n");
     for (int k = 0; k < SIDE_CONFIGS; k++)
         for (int j = 0; j < SIDE_COUNTS; j++) {

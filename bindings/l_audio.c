@@ -25,13 +25,13 @@
 #include <math.h>
 #include <stdio.h>
 
-static ona__audio *audio_of(lua_State *L) {
-    return &ona__lua_of(L)->rt->audio;
+static ona__services *services(lua_State *L) {
+    return ona__lua_of(L)->svc;
 }
 
 static void push_cmd(lua_State *L, const char *fn, ona__audio_cmd *cmd, const char *path,
                      uint64_t *voice) {
-    int rc = ona__audio_push(audio_of(L), ona__lua_of(L)->sys, cmd, path, voice);
+    int rc = ona__system_audio_push(ona__lua_of(L)->sys, cmd, path, voice);
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only be called during a turn (init or process), not in the "
@@ -85,9 +85,9 @@ static int l_audio_sound(lua_State *L) {
     const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
     ona__lua *lua = ona__lua_of(L);
     char path[4096];
+    ona__services_locate(lua->svc, name, path, sizeof path);
     ona_sound s;
-    int rc = ona__assets_load(&lua->rt->assets, ONA__ASSET_SOUND, name, 0, lua->sys->name, &s.id,
-                              path, sizeof path);
+    int rc = ona__services_sound_load(lua->svc, path, lua->sys->name, &s);
     lua_pushnumber(L, s.id);
     if (rc == 0)
         return 1;
@@ -117,8 +117,8 @@ static int l_audio_play(lua_State *L) {
     }
     ona__audio_cmd cmd;
     const char *why = NULL;
-    if (id > UINT32_MAX || ona__audio_play_cmd(audio_of(L), (ona_sound){(uint32_t)id}, volume, pan,
-                                               pitch, loop, group, &cmd, &why) != 0) {
+    if (id > UINT32_MAX || ona__services_play_cmd(services(L), (ona_sound){(uint32_t)id}, volume,
+                                                  pan, pitch, loop, group, &cmd, &why) != 0) {
         if (!why)
             why = "not a sound handle (stale or never valid)";
         ona__lua_argerror(L, id > UINT32_MAX || !strncmp(why, "not a", 5) ? 1 : 2, fn, why);
@@ -144,7 +144,7 @@ static int l_audio_volume(lua_State *L) {
     lua_Number v = ona__lua_checknumber(L, 2, fn);
     ona__audio_cmd cmd;
     const char *why = NULL;
-    if (ona__audio_volume_cmd(audio_of(L), group, v, &cmd, &why) != 0)
+    if (ona__services_volume_cmd(services(L), group, v, &cmd, &why) != 0)
         ona__lua_argerror(L, strncmp(why, "volume", 6) == 0 ? 2 : 1, fn, why);
     push_cmd(L, fn, &cmd, NULL, NULL);
     return 0;
@@ -162,11 +162,11 @@ static int l_audio_music(lua_State *L) {
     bool loop = opt_bool(L, 2, "loop", fn);
     ona__audio_cmd cmd;
     const char *why = NULL;
-    if (ona__audio_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
+    if (ona__services_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
         ona__lua_argerror(L, 2, fn, why);
     char path[4096];
     if (name)
-        ona__runtime_locate(ona__lua_of(L)->rt, name, path, sizeof path);
+        ona__services_locate(ona__lua_of(L)->svc, name, path, sizeof path);
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
     return 0;
 }

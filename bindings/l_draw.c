@@ -24,8 +24,8 @@ static ona__system *self(lua_State *L) {
     return ona__lua_of(L)->sys;
 }
 
-static ona_runtime *runtime(lua_State *L) {
-    return ona__runtime_of(self(L)->core);
+static ona__services *services(lua_State *L) {
+    return ona__lua_of(L)->svc;
 }
 
 static const char *const blend_names[] = {"alpha", "premultiplied", "add", "multiply"};
@@ -42,7 +42,7 @@ static uint32_t check_handle(lua_State *L, int idx, int arg, const char *fn, con
 
 void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, uint32_t *shader,
                          uint32_t *target) {
-    ona_runtime *rt = runtime(L);
+    ona__services *svc = services(L);
     lua_getfield(L, t, "blend");
     if (!lua_isnil(L, -1)) {
         const char *name = lua_isstring(L, -1) ? lua_tostring(L, -1) : "";
@@ -60,7 +60,7 @@ void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, u
     lua_getfield(L, t, "shader");
     if (!lua_isnil(L, -1)) {
         uint32_t id = check_handle(L, -1, t, fn, "opts.shader: a shader");
-        if (!ona__video_shader_valid(&rt->video, id))
+        if (!ona__services_shader_valid(svc, id))
             ona__lua_argerror(L, t, fn, "opts.shader is not a shader handle (ona.gfx.shader)");
         *shader = id;
     }
@@ -68,7 +68,7 @@ void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, u
     lua_getfield(L, t, "target");
     if (!lua_isnil(L, -1)) {
         uint32_t id = check_handle(L, -1, t, fn, "opts.target: a canvas");
-        if (!ona__textures_is_canvas(&rt->video.textures, id))
+        if (!ona__services_is_canvas(svc, id))
             ona__lua_argerror(L, t, fn, "opts.target is not a canvas (ona.gfx.canvas)");
         *target = id;
     }
@@ -110,9 +110,9 @@ static int to_coords(lua_State *L, const char *fn, bool world) {
     int32_t layer = lua_isnoneornil(L, 3) ? 0 : check_layer(L, 3, fn);
     float ox, oy;
     if (world)
-        ona__video_to_world(&runtime(L)->video, layer, x, y, &ox, &oy);
+        ona__services_to_world(services(L), layer, x, y, &ox, &oy);
     else
-        ona__video_to_screen(&runtime(L)->video, layer, x, y, &ox, &oy);
+        ona__services_to_screen(services(L), layer, x, y, &ox, &oy);
     lua_pushnumber(L, ox);
     lua_pushnumber(L, oy);
     return 2;
@@ -138,7 +138,7 @@ static int l_gfx_canvas(lua_State *L) {
     if (h != floor(h) || h < 1 || h > 16384)
         ona__lua_argerror(L, 2, fn, "height must be an integer from 1 to 16384");
     ona_texture tex;
-    int rc = ona_runtime_canvas(runtime(L), (int)w, (int)h, &tex);
+    int rc = ona__services_canvas(services(L), (int)w, (int)h, &tex);
     if (rc)
         ona__lua_raise(L, fn, ona_strerror(rc));
     lua_pushnumber(L, tex.id);
@@ -151,7 +151,7 @@ static int l_gfx_canvas_clear(lua_State *L) {
     static const char fn[] = "ona.gfx.canvas_clear";
     ona__setting s = {.kind = ONA__SET_CLEAR};
     s.target = check_handle(L, 1, 1, fn, "a canvas");
-    if (!ona__textures_is_canvas(&runtime(L)->video.textures, s.target))
+    if (!ona__services_is_canvas(services(L), s.target))
         ona__lua_argerror(L, 1, fn, "not a canvas (ona.gfx.canvas)");
     for (int i = 0; i < 4; i++) {
         lua_Number c = i < 3 ? ona__lua_checknumber(L, i + 2, fn) : ona__lua_optnumber(L, 5, fn, 0);
@@ -166,7 +166,7 @@ static int l_gfx_shader(lua_State *L) {
     static const char fn[] = "ona.gfx.shader";
     const char *path = ona__lua_checkstring(L, 1, fn, NULL);
     ona_shader sh;
-    int rc = ona_runtime_shader_load(runtime(L), path, &sh);
+    int rc = ona__services_shader_load(services(L), path, &sh);
     if (rc) {
         lua_pushnil(L);
         lua_pushfstring(L, "shader %s: %s", path,
@@ -182,7 +182,7 @@ static int l_gfx_uniform(lua_State *L) {
     static const char fn[] = "ona.gfx.uniform";
     ona__setting s = {.kind = ONA__SET_UNIFORM};
     s.target = check_handle(L, 1, 1, fn, "a shader");
-    if (!ona__video_shader_valid(&runtime(L)->video, s.target))
+    if (!ona__services_shader_valid(services(L), s.target))
         ona__lua_argerror(L, 1, fn, "not a shader handle (ona.gfx.shader)");
     size_t len;
     const char *name = ona__lua_checkstring(L, 2, fn, &len);

@@ -19,6 +19,7 @@
 #include "l_shapes.h"
 #include "l_ona.h"
 #include "l_types.h"
+#include "lua_draw_args.h"
 
 #include "draw_state.h"
 #include "lua_host.h"
@@ -32,29 +33,17 @@ static ona__system *self(lua_State *L) {
     return ona__lua_of(L)->sys;
 }
 
-static ona_runtime *runtime(ona__system *sys) {
-    return ona__runtime_of(sys->core);
+static ona__services *services(ona__system *sys) {
+    return ona__services_of(sys);
 }
 
 /* The render queue of the thread running this turn (for settings: camera, clear colour). */
 static ona__render_queue *queue_for_draw(lua_State *L, ona__system *sys, const char *fn) {
-    ona__render_queue *q = ona__video_queue(&runtime(sys)->video, ona__runq_thread_index());
+    ona__render_queue *q = ona__services_queue(services(sys));
     if (!q)
         ona__lua_raise(L, fn,
                        "can only draw during a turn (init or process), not in the main chunk");
     return q;
-}
-
-void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
-                   const ona_sprite *sprites, uint32_t count) {
-    if (key->target && key->target == key->texture)
-        ona__lua_raise(L, fn, "a canvas cannot be drawn into itself (opts.target is the texture)");
-    int rc = ona__system_draw(self(L), key, sprites, count);
-    if (rc == ONA_ETHREAD)
-        ona__lua_raise(L, fn,
-                       "can only draw during a turn (init or process), not in the main chunk");
-    if (rc)
-        ona__lua_raise(L, fn, "out of memory");
 }
 
 static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
@@ -70,71 +59,17 @@ static ona_texture check_texture(lua_State *L, int idx, const char *fn) {
     return (ona_texture){(uint32_t)n};
 }
 
-static float clamp01(lua_Number x) {
-    return x < 0 ? 0.0f : (x > 1 ? 1.0f : (float)x);
-}
-
-/* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1); as the instance's 0xAABBGGRR. */
-uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn) {
-    if (lua_isnumber(L, idx)) {
-        lua_Number n = lua_tonumber(L, idx);
-        if (n < 0 || n > 4294967295.0)
-            ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA");
-        uint32_t rgba = (uint32_t)n;
-        return ONA_RGBA(rgba >> 24, (rgba >> 16) & 255, (rgba >> 8) & 255, rgba & 255);
-    }
-    if (!lua_istable(L, idx))
-        ona__lua_argerror(L, arg, fn, "tint must be 0xRRGGBBAA or {r, g, b, a}");
-    float c[4] = {1, 1, 1, 1};
-    for (int i = 0; i < 4; i++) {
-        lua_rawgeti(L, idx, i + 1);
-        if (lua_isnumber(L, -1))
-            c[i] = clamp01(lua_tonumber(L, -1));
-        else if (!lua_isnil(L, -1) || i < 3)
-            ona__lua_argerror(L, arg, fn, "tint table needs numbers {r, g, b[, a]} from 0 to 1");
-        lua_pop(L, 1);
-    }
-    return ONA_RGBA(lroundf(c[0] * 255), lroundf(c[1] * 255), lroundf(c[2] * 255),
-                    lroundf(c[3] * 255));
-}
-
-lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
-                              const char *fn) {
-    lua_getfield(L, t, name);
-    lua_Number v = dflt;
-    if (!lua_isnil(L, -1)) {
-        if (!lua_isnumber(L, -1)) {
-            lua_pushfstring(L, "opts.%s must be a number", name);
-            ona__lua_argerror(L, t, fn, lua_tostring(L, -1));
-        }
-        v = lua_tonumber(L, -1);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key) {
-    if (lua_isnoneornil(L, t))
-        return;
-    lua_Number layer = ona__lua_opt_field(L, t, "layer", 0, fn);
-    if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
-        ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
-    key->layer = (int32_t)layer;
-    /* Issue 11: blend, shader, target (l_draw.c checks each). */
-    ona__lua_draw_state(L, t, fn, &key->blend, &key->shader, &key->target);
-}
-
 /* ona.gfx.texture(path) -> handle, width, height  (a missing or broken file: the placeholder's
  * handle and size, plus an error message as a fourth value; the path is logged). */
 static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
+    ona__services_locate(services(sys), name, path, sizeof path);
     ona_texture tex;
-    int rc = ona__assets_load(&runtime(sys)->assets, ONA__ASSET_TEXTURE, name, 0, sys->name,
-                              &tex.id, path, sizeof path);
+    int rc = ona__services_texture_load(services(sys), path, sys->name, &tex);
     int w = 0, h = 0;
-    ona__textures_size(&runtime(sys)->video.textures, tex, &w, &h);
+    ona__services_texture_size(services(sys), tex, &w, &h);
     lua_pushnumber(L, tex.id);
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -149,7 +84,7 @@ static int l_gfx_texture(lua_State *L) {
 static int l_gfx_texture_size(lua_State *L) {
     int w, h;
     ona_texture tex = check_texture(L, 1, "ona.gfx.texture_size");
-    if (!ona__textures_size(&runtime(self(L))->video.textures, tex, &w, &h))
+    if (!ona__services_texture_size(services(self(L)), tex, &w, &h))
         return 0;
     lua_pushnumber(L, w);
     lua_pushnumber(L, h);
@@ -241,7 +176,7 @@ static int l_gfx_text(lua_State *L) {
     const char *text = ona__lua_checkstring(L, 3, fn, &len);
     float scale = 1;
     uint32_t tint = 0xFFFFFFFFu;
-    ona__draw_key key = {.texture = runtime(sys)->video.textures.font.id};
+    ona__draw_key key = {.texture = ona__services_debug_font(services(sys)).id};
     if (!lua_isnoneornil(L, 4)) {
         ona__lua_checktable(L, 4, fn);
         scale = (float)ona__lua_opt_field(L, 4, "scale", 1, fn);
@@ -257,7 +192,7 @@ static int l_gfx_text(lua_State *L) {
     float cx = x, cy = y;
     while (done < len) {
         size_t chunk = ONA_MIN(len - done, sizeof glyphs / sizeof glyphs[0]);
-        uint32_t n = ona__video_text(text + done, chunk, cx, cy, scale, tint, glyphs, 256);
+        uint32_t n = ona__services_debug_text(text + done, chunk, cx, cy, scale, tint, glyphs, 256);
         for (size_t i = done; i < done + chunk; i++) {
             if (text[i] == '\n') {
                 cx = x;
@@ -347,10 +282,10 @@ static int l_gfx_clear(lua_State *L) {
     ona__system *sys = self(L);
     int opts = lua_istable(L, 4) ? 4 : 5;
     ona__setting set = {.kind = ONA__SET_CLEAR};
-    set.value[0] = clamp01(ona__lua_checknumber(L, 1, fn));
-    set.value[1] = clamp01(ona__lua_checknumber(L, 2, fn));
-    set.value[2] = clamp01(ona__lua_checknumber(L, 3, fn));
-    set.value[3] = opts == 4 ? 1.0f : clamp01(ona__lua_optnumber(L, 4, fn, 1));
+    set.value[0] = ona__lua_clamp01(ona__lua_checknumber(L, 1, fn));
+    set.value[1] = ona__lua_clamp01(ona__lua_checknumber(L, 2, fn));
+    set.value[2] = ona__lua_clamp01(ona__lua_checknumber(L, 3, fn));
+    set.value[3] = opts == 4 ? 1.0f : ona__lua_clamp01(ona__lua_optnumber(L, 4, fn, 1));
     if (!lua_isnoneornil(L, opts)) {
         ona__lua_checktable(L, opts, fn);
         ona__draw_key key = {0};
@@ -368,7 +303,7 @@ static int l_gfx_screenshot(lua_State *L) {
     ona__system *sys = self(L);
     static const char fn[] = "ona.gfx.screenshot";
     const char *path = ona__lua_checkstring(L, 1, fn, NULL);
-    int rc = ona__video_request_screenshot(&runtime(sys)->video, path);
+    int rc = ona__services_screenshot(services(sys), path);
     if (rc == ONA_EINVAL)
         ona__lua_argerror(L, 1, fn, "a path of at most 1023 bytes");
     if (rc) {
@@ -432,16 +367,18 @@ static int l_gfx_window(lua_State *L) {
     else if (!lua_isnil(L, -1))
         max_fps = (uint32_t)lua_tonumber(L, -1);
     lua_pop(L, 2);
-    ona__runtime_set_script_time(runtime(sys), fixed_dt, max_fps);
-    ona__video_request_window(&runtime(sys)->video, &d);
+    ona__services_set_script_time(services(sys), fixed_dt, max_fps);
+    ona__services_request_window(services(sys), &d);
     return 0;
 }
 
 /* ona.gfx.size() -> width, height of the drawable area in pixels */
 static int l_gfx_size(lua_State *L) {
     ona__system *sys = self(L);
-    lua_pushnumber(L, runtime(sys)->video.width);
-    lua_pushnumber(L, runtime(sys)->video.height);
+    int w, h;
+    ona__services_video_size(services(sys), &w, &h);
+    lua_pushnumber(L, w);
+    lua_pushnumber(L, h);
     return 2;
 }
 

@@ -4,19 +4,13 @@
 #ifndef ONA_L_GFX_H
 #define ONA_L_GFX_H
 
-#include "render_queue.h"
+#include "lua_draw_args.h"
+#include "services.h"
 
 #include <lua.h>
 
 struct ona__video;
 
-/* --- Helpers for every drawing binding (l_gfx.c); each raises at the author's line under the
- * public function name `fn`. ---------------------------------------------------------------- */
-
-/* Reads the draw options every drawing function shares from the opts table at index t (nothing
- * when t is none or nil) into key: `layer` (an integer), blend, shader, target (issue 11).
- * Fields the table lacks keep the key's value. */
-void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key);
 /* Issue 11 (l_draw.c): reads opts.blend ("alpha", "premultiplied", "add", "multiply"),
  * opts.shader (an ona.gfx.shader handle) and opts.target (an ona.gfx.canvas handle) from the
  * table at t into the outputs, leaving those the table lacks; raises on a bad value. */
@@ -25,17 +19,6 @@ void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, u
 /* Adds layer, canvas, canvas_clear, shader, uniform, to_world, to_screen to the `gfx` table on
  * top of the stack. */
 void ona__lua_open_draw(lua_State *L);
-/* Appends sprites to this turn's render queue (ona__system_draw); raises outside a turn or when
- * out of memory. */
-void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
-                   const ona_sprite *sprites, uint32_t count);
-/* A colour from 0xRRGGBBAA or {r, g, b[, a]} (0..1) at idx, as the instance's 0xAABBGGRR; errors
- * name argument `arg`. */
-uint32_t ona__lua_check_tint(lua_State *L, int idx, int arg, const char *fn);
-/* opts[name] as a number, dflt when nil; raises naming opts.<name> otherwise. */
-lua_Number ona__lua_opt_field(lua_State *L, int t, const char *name, lua_Number dflt,
-                              const char *fn);
-
 /* l_text.c (issue 10): adds font, print and measure to the `gfx` table on top of the stack. */
 void ona__lua_open_text(lua_State *L);
 

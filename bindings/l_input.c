@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 static ona__video *video(lua_State *L) {
-    return &ona__runtime_of(ona__lua_of(L)->sys->core)->video;
+    return &ona__lua_of(L)->svc->video;
 }
 
 /* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */
@@ -30,7 +30,7 @@ static int l_input_key_down(lua_State *L) {
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
     static const char fn[] = "ona.input.key_down";
     snprintf(e.as.key.name, sizeof e.as.key.name, "%s", ona__lua_checkstring(L, 1, fn, NULL));
-    ona__window_normalise_key(&e);
+    ona__services_normalise_key(&e);
     if (e.as.key.scancode <= 0)
         return ona__lua_argerror(L, 1, fn,
                                  "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
@@ -134,8 +134,7 @@ static int l_input_gamepad(lua_State *L) {
 /* Queues a gamepad command for this system; raises outside a turn or when the queue is full. */
 static void command(lua_State *L, const char *fn, ona__pad_command *c) {
     ona__system *sys = ona__lua_of(L)->sys;
-    int rc = ona__gamepads_command(&video(L)->pads, ona__runq_thread_index(), sys->spawn_order,
-                                   &sys->draw_seq, c);
+    int rc = ona__system_pad_command(sys, c);
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only be called during a turn (init or process), not in the "

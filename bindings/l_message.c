@@ -403,16 +403,6 @@ int ona__message_encode_lua(ona_message *m, lua_State *L, int first, int last, o
     return rc;
 }
 
-void ona__message_commit_moves(ona_message *m, ona__moves *moves) {
-    if (!moves)
-        return;
-    for (uint32_t i = 0; i < moves->count; i++)
-        *moves->handles[i] = NULL;
-    moves->count = 0;
-    if (m && (m->flags & ONA__MESSAGE_LENT_BUFFERS))
-        m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
-}
-
 /* --- Decoding -------------------------------------------------------------------------------- */
 
 typedef struct decoder {

@@ -365,7 +365,7 @@ static int l_ona_watch_raw(lua_State *L) {
     ona__lua *lua = self(L);
     char resolved[4096];
     const char *path = luaL_checkstring(L, 1);
-    ona__hot_reload_watch(&lua->rt->hot, realpath(path, resolved) ? resolved : path);
+    ona__services_watch(lua->svc, realpath(path, resolved) ? resolved : path);
     return 0;
 }
 
@@ -401,7 +401,8 @@ static int l_ona_name(lua_State *L) {
 /* ona.lookup(name) -> handle | nil */
 static int l_ona_lookup(lua_State *L) {
     ona_system h;
-    if (ona_runtime_lookup(self(L)->rt, ona__lua_checkstring(L, 1, "ona.lookup", NULL), &h) != 0) {
+    h.id = ona__core_lookup(self(L)->sys->core, ona__lua_checkstring(L, 1, "ona.lookup", NULL));
+    if (!h.id) {
         lua_pushnil(L);
         return 1;
     }
@@ -428,12 +429,12 @@ static int l_ona_kill(lua_State *L) {
 }
 
 static int l_ona_quit(lua_State *L) {
-    ona_runtime_quit(self(L)->rt);
+    ona__core_quit(self(L)->sys->core);
     return 0;
 }
 
 static int l_ona_frame(lua_State *L) {
-    lua_pushnumber(L, (lua_Number)self(L)->rt->core.frame);
+    lua_pushnumber(L, (lua_Number)self(L)->sys->core->frame);
     return 1;
 }
 

@@ -52,7 +52,7 @@ static int l_save_save(lua_State *L) {
         return ona__lua_raise(L, fn, "cannot save '%s': value%s", name, rest);
     }
     char err[600];
-    rc = ona__save_write_message(lua->rt->save_dir, name, &m, err, sizeof err);
+    rc = ona__save_write_message(lua->svc->save_dir, name, &m, err, sizeof err);
     /* The encode lent the value's buffers, never moved them: releasing leaves them alone. */
     ona_message_release(&m);
     if (rc == ONA_EENCODE)
@@ -94,7 +94,7 @@ static int l_save_load(lua_State *L) {
     uint8_t *bytes;
     size_t size;
     char err[600];
-    int rc = ona__save_read(lua->rt->save_dir, name, &bytes, &size, err, sizeof err);
+    int rc = ona__save_read(lua->svc->save_dir, name, &bytes, &size, err, sizeof err);
     if (rc) {
         if (rc != ONA_ENOENT)
             ona_log(ONA_LOG_ERROR, lua->sys->name, "%s", err);

@@ -16,40 +16,14 @@
 #include "l_ona.h"
 
 #include "lua_host.h"
-#include "shapes.h"
+#include "services.h"
 
 #include <lauxlib.h>
 #include <math.h>
 #include <string.h>
 
-static ona_runtime *runtime_of(lua_State *L) {
-    return ona__runtime_of(ona__lua_of(L)->sys->core);
-}
-
-void ona__lua_texture_size(lua_State *L, ona_texture tex, int *w, int *h) {
-    *w = *h = 0;
-    ona__textures_size(&runtime_of(L)->video.textures, tex, w, h);
-}
-
-ona_texture ona__lua_check_texture_size(lua_State *L, int idx, const char *fn, int *w, int *h) {
-    lua_Number n = lua_tonumber(L, idx);
-    if (!lua_isnumber(L, idx) || n < 1 || n > 4294967295.0 || n != floor(n)) {
-        lua_pushfstring(L, "not a texture handle: got %s", luaL_typename(L, idx));
-        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
-    }
-    ona_texture tex = {(uint32_t)n};
-    if (!ona__textures_size(&runtime_of(L)->video.textures, tex, w, h))
-        ona__lua_argerror(L, idx, fn, "not a live texture handle (from ona.gfx.texture)");
-    return tex;
-}
-
-int ona__lua_check_size(lua_State *L, int idx, const char *fn, const char *what, int max) {
-    lua_Number n = ona__lua_checknumber(L, idx, fn);
-    if (n < 1 || n > max || n != floor(n)) {
-        lua_pushfstring(L, "%s must be an integer from 1 to %d", what, max);
-        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
-    }
-    return (int)n;
+static ona__services *services(lua_State *L) {
+    return ona__lua_of(L)->svc;
 }
 
 /* Reads the shape options at index t (none or nil: the defaults) into style and key. */
@@ -103,7 +77,7 @@ static void shape_opts(lua_State *L, int t, const char *fn, ona_shape_style *sty
 }
 
 static ona__draw_key white_key(lua_State *L) {
-    return (ona__draw_key){.texture = runtime_of(L)->video.textures.white.id};
+    return (ona__draw_key){.texture = ona__services_white(services(L)).id};
 }
 
 /* Reads a flat point list {x1, y1, x2, y2, ...} at idx into xy; returns the point count. */

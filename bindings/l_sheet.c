@@ -154,8 +154,7 @@ static int l_gfx_sheet(lua_State *L) {
     ona_texture tex = ona__lua_check_texture_size(L, 1, fn, &w, &h);
     int fw = ona__lua_check_size(L, 2, fn, "frame_w", 16384);
     int fh = ona__lua_check_size(L, 3, fn, "frame_h", 16384);
-    bool placeholder = ona__textures_is_placeholder(
-        &ona__runtime_of(ona__lua_of(L)->sys->core)->video.textures, tex.id);
+    bool placeholder = ona__services_texture_is_placeholder(ona__lua_of(L)->svc, tex);
     if ((fw > w || fh > h) && !placeholder) {
         lua_pushfstring(L, "a %dx%d frame does not fit the %dx%d texture", fw, fh, w, h);
         ona__lua_argerror(L, 2, fn, lua_tostring(L, -1));

@@ -95,7 +95,7 @@ int l_ona_spawn(lua_State *L) {
         desc.args = args;
     }
     ona_system out;
-    int rc = ona__lua_spawn(lua->rt, &desc, &out, err, sizeof err);
+    int rc = ona__lua_spawn(lua->svc, &desc, &out, err, sizeof err);
     ona_message_release(args);
     if (rc) {
         lua_pushnil(L);

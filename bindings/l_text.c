@@ -23,8 +23,8 @@
 #include <math.h>
 #include <stdio.h>
 
-static ona_runtime *runtime_of(lua_State *L) {
-    return ona__runtime_of(ona__lua_of(L)->sys->core);
+static ona__services *services(lua_State *L) {
+    return ona__lua_of(L)->svc;
 }
 
 static ona_font check_font(lua_State *L, int idx, const char *fn) {
@@ -34,7 +34,7 @@ static ona_font check_font(lua_State *L, int idx, const char *fn) {
     }
     lua_Number n = lua_tonumber(L, idx);
     ona_font font = {n >= 1 && n <= ONA__MAX_FONTS && n == floor(n) ? (uint32_t)n : 0};
-    if (!font.id || ona__text_line_height(runtime_of(L)->video.fonts, font) <= 0) {
+    if (!font.id || ona__services_font_line_height(services(L), font) <= 0) {
         lua_pushfstring(L, "not a font handle: %f", n);
         ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
     }
@@ -96,13 +96,12 @@ static int l_text_font(lua_State *L) {
         lua_pushfstring(L, "size must be a whole number of pixels from 1 to %d", ONA_FONT_MAX_SIZE);
         ona__lua_argerror(L, size_arg, fn, lua_tostring(L, -1));
     }
-    ona_runtime *rt = runtime_of(L);
     char path[1024];
+    if (name)
+        ona__services_locate(services(L), name, path, sizeof path);
     ona_font font;
-    const char *who = ona__lua_of(L)->sys->name;
-    int rc = name ? ona__assets_load(&rt->assets, ONA__ASSET_FONT, name, (int)size, who, &font.id,
-                                     path, sizeof path)
-                  : ona__fonts_load(rt->video.fonts, NULL, (int)size, who, &font);
+    int rc = ona__services_font_load(services(L), name ? path : NULL, (int)size,
+                                     ona__lua_of(L)->sys->name, &font);
     if (!font.id) /* too many fonts: nothing to hand out */
         ona__lua_raise(L, fn, "%s (at most %d fonts)", ona_strerror(rc), ONA__MAX_FONTS);
     lua_pushnumber(L, font.id);
@@ -145,7 +144,7 @@ static int l_text_measure(lua_State *L) {
     ona_text_desc desc = {0};
     check_opts(L, 3, fn, false, &desc);
     float w = 0, h = 0;
-    int rc = ona__text_measure(runtime_of(L)->video.fonts, font, text, length, &desc, &w, &h);
+    int rc = ona__services_font_measure(services(L), font, text, length, &desc, &w, &h);
     if (rc)
         ona__lua_raise(L, fn, "%s", ona_strerror(rc));
     lua_pushnumber(L, w);

@@ -8,7 +8,7 @@
  * so a map is a view over a buffer that can travel: map:buffer() returns that very handle, and
  * ona.send moves it (no copy); from then on every method of the map raises "moved", and the
  * receiver wraps the buffer in its own map with ona.gfx.tilemap(..., buffer). Tile coordinates
- * are 0-based, like the buffer's FFI pointer. map:draw asks ona__video_layer_view for the world
+ * are 0-based, like the buffer's FFI pointer. map:draw asks ona__services_layer_view for the world
  * rectangle visible on its layer at the frame's start and emits only the tiles overlapping it
  * (runtime/gfx/shapes.c), in chunks of a stack array, as ordinary sprites of the texture.
  */
@@ -17,7 +17,7 @@
 #include "l_types.h"
 
 #include "lua_host.h"
-#include "shapes.h"
+#include "services.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -181,8 +181,7 @@ static int l_map_draw(lua_State *L) {
     ona__lua_texture_size(L, m->texture, &map.texture_w, &map.texture_h);
     float view[4];
     uint32_t total = 0;
-    ona__video *video = &ona__runtime_of(ona__lua_of(L)->sys->core)->video;
-    bool visible = ona__video_layer_view(video, key.layer, view);
+    bool visible = ona__services_layer_view(ona__lua_of(L)->svc, key.layer, view);
     if (lua_istable(L, 4)) {
         lua_getfield(L, 4, "view");
         if (!lua_isnil(L, -1)) {

@@ -2,12 +2,12 @@
  * l_time.c: game time and seeded random numbers for Lua systems: ona.time(), ona.dt() and
  * ona.random([seed]) (issue 10).
  *
- * Design note. ona.time() is the runtime's game clock (time_saves.c: the sum of the frames' dt,
- * exact under a fixed step), written by main before a frame's turns and only read during them,
- * so every system sees the same value in a frame on any thread. ona.dt() is the frame's dt,
- * the same number process(state, events, dt) gets. A generator is a full userdata
- * ("ona.Random") holding an ona_random (xoshiro256**, time_saves.c) that belongs to the state that
- * made it: nothing is shared, so no lock, and a sequence depends only on its seed. The default
+ * Design note. ona.time() is the runtime's game clock (runtime/services/time.c: the sum of the
+ * frames' dt, exact under a fixed step), written by main before a frame's turns and only read
+ * during them, so every system sees the same value in a frame on any thread. ona.dt() is the
+ * frame's dt, the same number process(state, events, dt) gets. A generator is a full userdata
+ * ("ona.Random") holding an ona_random (xoshiro256**, services/time.c) that belongs to the state
+ * that made it: nothing is shared, so no lock, and a sequence depends only on its seed. The default
  * seed comes from the system's name, its spawn order and how many default seeds this state took
  * before (kept in the registry, so a restart, which makes a fresh state, starts over).
  */
@@ -23,7 +23,7 @@
 
 /* ona.time() -> seconds of game time, this frame included. */
 static int l_time_time(lua_State *L) {
-    lua_pushnumber(L, ona_runtime_time(ona__lua_of(L)->rt));
+    lua_pushnumber(L, ona__services_time(ona__lua_of(L)->svc));
     return 1;
 }
 
@@ -135,7 +135,7 @@ static int l_time_random(lua_State *L) {
         lua_pop(L, 1);
         lua_pushnumber(L, (lua_Number)(nth + 1));
         lua_setfield(L, LUA_REGISTRYINDEX, SEEDS_KEY);
-        seed = ona__runtime_default_seed(lua->sys, nth);
+        seed = ona__services_default_seed(lua->sys, nth);
     } else {
         seed = check_seed(L, 1, 1, fn);
     }

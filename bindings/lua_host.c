@@ -77,13 +77,13 @@ static int reload_chunk(lua_State *L) {
 }
 
 /* Builds "root1/?.lua;root1/?/init.lua;root2/?.lua;..." for package.path. */
-static void build_package_path(ona_runtime *rt, luaL_Buffer *b) {
-    for (uint32_t i = 0; i < rt->root_count; i++) {
+static void build_package_path(const ona__services *svc, luaL_Buffer *b) {
+    for (uint32_t i = 0; i < svc->root_count; i++) {
         if (i)
             luaL_addchar(b, ';');
-        luaL_addstring(b, rt->roots[i]);
+        luaL_addstring(b, svc->roots[i]);
         luaL_addstring(b, "/?.lua;");
-        luaL_addstring(b, rt->roots[i]);
+        luaL_addstring(b, svc->roots[i]);
         luaL_addstring(b, "/?/init.lua");
     }
 }
@@ -173,7 +173,7 @@ static void open_std_libs(lua_State *L) {
  * script chunk, and keeps what it returned. */
 static int open_state(lua_State *L) {
     ona__lua *lua = lua_touserdata(L, 1);
-    ona_runtime *rt = lua->rt;
+    ona__services *svc = lua->svc;
     lua_settop(L, 0);
     /* No collection while the libraries and the prelude are set up: nearly everything made
      * here lives on, so the collector's steps would only trace it (issue 12: ~8% of a spawn's
@@ -192,14 +192,14 @@ static int open_state(lua_State *L) {
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
-    const char *prelude = rt->prelude_bc ? rt->prelude_bc : (const char *)ona_prelude_lua;
-    size_t prelude_size = rt->prelude_bc ? rt->prelude_bc_size : ona_prelude_lua_size;
+    const char *prelude = svc->prelude_bc ? svc->prelude_bc : (const char *)ona_prelude_lua;
+    size_t prelude_size = svc->prelude_bc ? svc->prelude_bc_size : ona_prelude_lua_size;
     if (luaL_loadbuffer(L, prelude, prelude_size, "=prelude.lua"))
         return lua_error(L);
     lua_insert(L, -3); /* prelude, ona, raw */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    build_package_path(rt, &b);
+    build_package_path(svc, &b);
     luaL_pushresult(&b);
     lua_call(L, 3, 2);
     lua_setfield(L, LUA_REGISTRYINDEX, ONA__RELOAD_KEY);
@@ -402,7 +402,7 @@ static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
     return 0;
 }
 
-void ona__lua_compile_prelude(ona_runtime *rt) {
+void ona__lua_compile_prelude(ona__services *svc) {
     lua_State *L = luaL_newstate();
     if (!L)
         return;
@@ -420,6 +420,6 @@ void ona__lua_compile_prelude(ona_runtime *rt) {
         bc.size = 0;
     }
     lua_close(L);
-    rt->prelude_bc = bc.data;
-    rt->prelude_bc_size = bc.size;
+    svc->prelude_bc = bc.data;
+    svc->prelude_bc_size = bc.size;
 }

@@ -10,7 +10,7 @@
 #ifndef ONA_LUA_HOST_H
 #define ONA_LUA_HOST_H
 
-#include "runtime_internal.h"
+#include "services.h"
 
 #include "l_ona.h"
 
@@ -24,7 +24,7 @@ enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND };
 
 typedef struct ona__lua {
     /* What every turn reads, first (one cache line on 64-bit: see actor.h's "hot" note). */
-    ona_runtime *rt;
+    ona__services *svc; /* the runtime's services (services.h) */
     ona__system *sys;
     char *script_path; /* resolved */
     lua_State *L;
@@ -71,10 +71,10 @@ extern const ona__host ona__lua_host;
 
 /* Any thread: spawns a Lua system from desc->script (resolved under the script roots). Its chunk
  * runs here, after the system is registered. `desc->args` is released in every case. */
-int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out, char *err,
+int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *out, char *err,
                    size_t errsize);
 /* Compiles the prelude to bytecode once for the runtime's spawns (never fails the runtime). */
-void ona__lua_compile_prelude(ona_runtime *rt);
+void ona__lua_compile_prelude(ona__services *svc);
 /* Makes the state and runs the chunk; on error `err` has the reason and no state is left. */
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize);
 /* Closes the state (running the script's exit first when asked). */

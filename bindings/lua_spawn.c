@@ -71,24 +71,24 @@ static void default_name(const ona_spawn_desc *desc, const char *path, char *nam
         *dot = '\0';
 }
 
-int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out, char *err,
+int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *out, char *err,
                    size_t errsize) {
     ona_message *args = desc ? desc->args : NULL;
     char path[4096];
     int rc = 0;
-    if (!rt || !desc || !out || !desc->script) {
+    if (!svc || !desc || !out || !desc->script) {
         snprintf(err, errsize, "spawn needs a runtime, a desc with a script, and an out handle");
         rc = ONA_EINVAL;
     } else if (args && message_has_buffer(args)) {
         snprintf(err, errsize, "spawn arguments cannot carry buffers (a restart replays them): "
                                "send the buffer as a message instead");
         rc = ONA_EINVAL;
-    } else if ((rc = ona__runtime_find(rt, desc->script, path, sizeof path)) != 0) {
+    } else if ((rc = ona__services_find(svc, desc->script, path, sizeof path)) != 0) {
         if (rc == ONA_ERANGE)
             snprintf(err, errsize, "the path of script '%s' is too long", desc->script);
         else
             snprintf(err, errsize, "no such script '%s' (searched the script roots: %s%s)",
-                     desc->script, rt->roots[0], rt->root_count > 1 ? ", ..." : "");
+                     desc->script, svc->roots[0], svc->root_count > 1 ? ", ..." : "");
     }
     ona__lua *lua = NULL;
     if (rc == 0) {
@@ -109,10 +109,10 @@ int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
         return rc;
     }
     strcpy(lua->script_path, path);
-    lua->rt = rt;
+    lua->svc = svc;
     lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
-    lua->mem_cap = desc->memory_cap ? desc->memory_cap : rt->desc.memory_cap;
-    uint32_t budget_ms = desc->budget_ms ? desc->budget_ms : rt->desc.turn_budget_ms;
+    lua->mem_cap = desc->memory_cap ? desc->memory_cap : svc->memory_cap;
+    uint32_t budget_ms = desc->budget_ms ? desc->budget_ms : svc->turn_budget_ms;
     lua->budget_ns = budget_ms == ONA_BUDGET_OFF ? 0 : budget_ms * 1000000ull;
     ona_message_init(&lua->args);
     if (args) {
@@ -130,7 +130,7 @@ int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
         .policy = desc->policy,
     };
     ona__system *sys;
-    rc = ona__core_spawn(&rt->core, &spawn, &sys, err, errsize);
+    rc = ona__core_spawn(svc->core, &spawn, &sys, err, errsize);
     if (rc) {
         ona__lua_free(lua);
         out->id = 0;
@@ -139,7 +139,7 @@ int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
     lua->sys = sys;
     rc = ona__lua_load(lua, err, errsize);
     if (rc) {
-        ona__core_abandon(&rt->core, sys);
+        ona__core_abandon(svc->core, sys);
         out->id = 0;
         return rc;
     }
@@ -148,7 +148,7 @@ int ona__lua_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out,
         ona__lua_close(lua, false);
         sys->status = ONA_SYSTEM_STOPPED;
     } else {
-        ona__hot_reload_watch(&rt->hot, path);
+        ona__services_watch(svc, path);
     }
     out->id = sys->id;
     return 0;

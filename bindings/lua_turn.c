@@ -216,7 +216,7 @@ static void fail(ona__lua *lua, lua_State *co, int status) {
 /* Pushes what a new turn's trampoline takes: turn, module, state, events, dt, init?, [args]. */
 static int push_start(ona__lua *lua, lua_State *co) {
     ona__system *sys = lua->sys;
-    ona_runtime *rt = lua->rt;
+    ona__services *svc = lua->svc;
     /* A reused coroutine was emptied when its last turn ended (ona__lua_run); a new one is. */
     if (lua_gettop(co))
         lua_settop(co, 0);
@@ -225,11 +225,11 @@ static int push_start(ona__lua *lua, lua_State *co) {
     for (int i = 1; i <= ONA__LUA_TURN_SLOTS; i++)
         lua_pushvalue(L, i);
     lua_xmove(L, co, ONA__LUA_TURN_SLOTS);
-    if (rt->video.event_count) {
+    if (svc->video.event_count) {
         lua_pop(co, 1);
-        ona__lua_push_events(co, &rt->video);
+        ona__lua_push_events(co, &svc->video);
     }
-    lua_pushnumber(co, rt->core.dt);
+    lua_pushnumber(co, lua->sys->core->dt);
     lua_pushboolean(co, sys->needs_init);
     if (!sys->needs_init)
         return 5;

@@ -107,5 +107,5 @@ void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *sco
         .disarm = disarm,
         .target = lua->L,
     };
-    ona__watchdog_begin(lua->rt->watchdog, &scope->watch, scope);
+    ona__watchdog_begin(lua->svc->watchdog, &scope->watch, scope);
 }

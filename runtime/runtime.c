@@ -1,12 +1,13 @@
 /*
- * runtime.c: the embedding API (ona/runtime.h): creating a runtime from its three layers,
- * spawning, sending from C, stepping frames.
+ * runtime.c: the embedding API (ona/runtime.h): creating a runtime from its layers, spawning,
+ * sending from C, stepping frames.
  *
  * Design note. An ona_runtime is the actor core (runtime/core: systems, registry, scheduler),
- * the video (runtime/gfx: window, GL, textures, render queues, input) and the file watcher, tied
- * together here; Lua systems come from the bindings' host (bindings/lua_host.c), C systems from
- * native.c. A frame is: the boundary (the core ends, restarts and merges systems; reloads are
- * applied), the window's events, the turns on every thread until quiescence, then the picture.
+ * the services both hosts reach (runtime/services: video, audio, watchdog, files, saves, clock)
+ * and the file watcher, tied together here; Lua systems come from the bindings' host
+ * (bindings/lua_host.c), C systems from the native host (runtime/native). A frame is: the boundary
+ * (the core ends, restarts and merges systems; reloads are applied), the window's events, the turns
+ * on every thread until quiescence, then the picture.
  *
  * Misuse is refused, not raced: every pointer and enum is checked (ONA_EINVAL), and the
  * main-thread functions check that they run on main and outside ona_runtime_step and
@@ -14,6 +15,7 @@
  * run (ONA_ETHREAD). The thread test comes first, so another thread never reads `in_call`.
  */
 #include "lua_host.h"
+#include "runtime_internal.h"
 #include "save.h"
 
 #include <math.h>
@@ -21,18 +23,7 @@
 #include <unistd.h>
 
 bool ona__runtime_may_call(ona_runtime *rt) {
-    return ona__core_on_main(&rt->core) && !rt->in_call;
-}
-
-const char *ona__runtime_check_spawn(const char *name, uint32_t mailbox_capacity,
-                                     ona_failure_policy policy) {
-    if (name && strlen(name) > ONA_MAX_NAME_BYTES)
-        return "the name is longer than ONA_MAX_NAME_BYTES (63) bytes";
-    if (mailbox_capacity > ONA_MAX_MAILBOX_CAPACITY)
-        return "mailbox_capacity is over ONA_MAX_MAILBOX_CAPACITY (16777216)";
-    if ((unsigned)policy > ONA_POLICY_STOP)
-        return "policy is not DEFAULT, RESTART or STOP";
-    return NULL;
+    return ona__services_may_call(&rt->services);
 }
 
 /* The default turn budget. Sanitizer builds run code 5-20 times slower, so there a second of
@@ -58,7 +49,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
 
 /* --- Creation -------------------------------------------------------------------------------- */
 
-static int copy_roots(ona_runtime *rt, const char *const *roots) {
+static int copy_roots(ona__services *rt, const char *const *roots) {
     static const char *const default_roots[] = {".", NULL};
     if (!roots || !roots[0])
         roots = default_roots;
@@ -91,6 +82,10 @@ static size_t default_memory_cap(void) {
     uint64_t cap = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page / 8 : high;
     cap = ONA_MAX(low, ONA_MIN(cap, high));
     return cap > SIZE_MAX ? SIZE_MAX - 1 : (size_t)cap;
+}
+
+static int spawn_script(ona__core *core, const ona_spawn_desc *desc, ona_system *out) {
+    return ona__runtime_spawn_lua(ona__runtime_of(core), desc, out);
 }
 
 /* The F3 overlay's text: the runtime's statistics (stats.c). */
@@ -133,13 +128,27 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         return ONA_ENOMEM;
     rt->desc = desc;
     rt->desc.script_roots = NULL;
-    rt->desc.game_id = rt->desc.save_dir = NULL; /* copied into save_dir below */
+    rt->desc.game_id = rt->desc.save_dir = NULL; /* copied into services.save_dir below */
+    ona__services *svc = &rt->services;
+    svc->core = &rt->core;
+    svc->runtime = rt;
+    svc->hot = &rt->hot;
+    svc->memory_cap = desc.memory_cap;
+    svc->turn_budget_ms = desc.turn_budget_ms;
+    svc->fixed_dt = desc.fixed_dt;
+    svc->max_fps = desc.max_fps;
+    svc->fixed_step_default = desc.fixed_step_default;
+    svc->spawn_script = spawn_script;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
+    if (rc == 0) {
+        rc = ona__loop_init(&rt->loop);
+        rt->loop_ready = rc == 0;
+    }
     if (rc == 0)
-        rc = copy_roots(rt, desc_in ? desc_in->script_roots : NULL);
+        rc = copy_roots(&rt->services, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0)
-        rc = ona__runtime_init_saves(rt, desc.save_dir, desc.game_id);
+        rc = ona__services_init_saves(&rt->services, desc.save_dir, desc.game_id);
     if (rc == 0) {
         ona__core_desc cd = {
             .threads = desc.threads,
@@ -152,9 +161,10 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         };
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
+        rt->core.services = svc; /* ona__core_init zeroed the core */
     }
     if (rc == 0) {
-        rc = ona__watchdog_start(&rt->core, &rt->watchdog);
+        rc = ona__watchdog_start(&rt->core, &rt->services.watchdog);
         /* Which LuaJIT, and whether the turn budget can stop a JIT-compiled loop (info where it
          * cannot: a build with -DONA_LUAJIT=system). */
 #if ONA_LUAJIT_CHECKHOOK
@@ -168,26 +178,26 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
 #endif
     }
     if (rc == 0) {
-        ona__lua_compile_prelude(rt);
-        rc = ona__video_init(&rt->video, desc.video, &desc.window, desc.threads);
+        ona__lua_compile_prelude(&rt->services);
+        rc = ona__video_init(&rt->services.video, desc.video, &desc.window, desc.threads);
         if (rc)
             ona_log(ONA_LOG_ERROR, "runtime", "video did not start: %s", ona_strerror(rc));
-        rt->video_ready = rc == 0;
+        rt->services.video_ready = rc == 0;
     }
     if (rc == 0) {
-        rc = ona__audio_init(&rt->audio, desc.no_audio, desc.threads, desc.max_systems);
-        rt->audio_ready = rc == 0;
+        rc = ona__audio_init(&rt->services.audio, desc.no_audio, desc.threads, desc.max_systems);
+        rt->services.audio_ready = rc == 0;
     }
     if (rc == 0) {
-        rc = ona__hot_reload_init(&rt->hot, desc.hot_reload);
+        rc = ona__hot_reload_init(&rt->hot, &rt->loop, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
     if (rc == 0) {
-        rc = ona__assets_init(&rt->assets, rt->roots, rt->root_count, &rt->hot);
-        rt->assets_ready = rc == 0;
+        rc = ona__assets_init(&svc->assets, svc->roots, svc->root_count, svc->hot);
+        svc->assets_ready = rc == 0;
         if (rc == 0)
-            ona__assets_set_builtin_kinds(&rt->assets, &rt->video.textures, &rt->audio,
-                                          rt->video.fonts, &rt->video);
+            ona__assets_set_builtin_kinds(&svc->assets, &svc->video.textures, &svc->audio,
+                                          svc->video.fonts, &svc->video);
     }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
@@ -196,9 +206,9 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         ona_runtime_destroy(rt);
         return rc;
     }
-    if (rt->video.gfx) {
-        ona__hot_reload_watch(&rt->hot, ona__gfx_vertex_path(rt->video.gfx));
-        ona__hot_reload_watch(&rt->hot, ona__gfx_fragment_path(rt->video.gfx));
+    if (rt->services.video.gfx) {
+        ona__hot_reload_watch(&rt->hot, ona__gfx_vertex_path(rt->services.video.gfx));
+        ona__hot_reload_watch(&rt->hot, ona__gfx_fragment_path(rt->services.video.gfx));
     }
     *out = rt;
     return 0;
@@ -214,26 +224,28 @@ void ona_runtime_destroy(ona_runtime *rt) {
                 "callback: ignored (destroy the runtime on its main thread, after its frames)");
         return;
     }
-    rt->in_call = true;
+    rt->services.in_call = true;
     if (rt->core_ready)
         ona__trace_end(&rt->core);
     /* Systems first: their exit may still use the video and the watcher. */
     if (rt->core_ready)
         ona__core_free(&rt->core);
-    ona__watchdog_stop(rt->watchdog); /* after the systems' exits, which it watches */
-    if (rt->assets_ready)
-        ona__assets_free(&rt->assets);
-    if (rt->audio_ready)
-        ona__audio_free(&rt->audio);
-    if (rt->video_ready)
-        ona__video_free(&rt->video);
+    ona__watchdog_stop(rt->services.watchdog); /* after the systems' exits, which it watches */
+    if (rt->services.assets_ready)
+        ona__assets_free(&rt->services.assets);
+    if (rt->services.audio_ready)
+        ona__audio_free(&rt->services.audio);
+    if (rt->services.video_ready)
+        ona__video_free(&rt->services.video);
     if (rt->hot_ready)
         ona__hot_reload_free(&rt->hot);
-    ona__free(rt->prelude_bc);
-    for (uint32_t i = 0; i < rt->root_count; i++)
-        ona__free(rt->roots[i]);
-    ona__free(rt->roots);
-    ona__free(rt->save_dir);
+    ona__free(rt->services.prelude_bc);
+    for (uint32_t i = 0; i < rt->services.root_count; i++)
+        ona__free(rt->services.roots[i]);
+    ona__free(rt->services.roots);
+    ona__free(rt->services.save_dir);
+    if (rt->loop_ready) /* after every handle's owner above */
+        ona__loop_close(&rt->loop);
     /* Last: a second signal still ends a process whose systems' exit hangs above. */
     ona__signals_stop(rt);
     ona__free(rt);
@@ -241,28 +253,23 @@ void ona_runtime_destroy(ona_runtime *rt) {
 
 /* --- Systems --------------------------------------------------------------------------------- */
 
-static bool can_take_messages(void *obj, void *ud) {
-    (void)ud;
-    return ona__actor_alive(obj);
-}
-
 int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out) {
     if (!rt || !name || !out)
         return ONA_EINVAL;
-    out->id = ona__registry_lookup(&rt->core.registry, name, can_take_messages, NULL);
+    out->id = ona__core_lookup(&rt->core, name);
     return out->id ? 0 : ONA_ENOENT;
 }
 
 /* Spawns made by main between frames join `systems` at once, so ona_runtime_systems lists
  * them; spawns from systems wait for the boundary. */
-void ona__runtime_merge_if_between_frames(ona_runtime *rt) {
+static void merge_if_between_frames(ona_runtime *rt) {
     if (ona__runtime_may_call(rt))
         ona__core_merge_pending(&rt->core);
 }
 
 int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
     const char *bad =
-        desc ? ona__runtime_check_spawn(desc->name, desc->mailbox_capacity, desc->policy) : NULL;
+        desc ? ona__core_check_spawn(desc->name, desc->mailbox_capacity, desc->policy) : NULL;
     if (bad) {
         ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn '%s': %s",
                 desc->script ? desc->script : "(no script)", bad);
@@ -273,12 +280,22 @@ int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_syst
         return ONA_EINVAL;
     }
     char err[1024];
-    int rc = ona__lua_spawn(rt, desc, out, err, sizeof err);
+    int rc = ona__lua_spawn(rt ? &rt->services : NULL, desc, out, err, sizeof err);
     if (rc)
         ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
     else
-        ona__runtime_merge_if_between_frames(rt);
+        merge_if_between_frames(rt);
     return rc;
+}
+
+int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out) {
+    if (out)
+        out->id = 0;
+    if (!rt || !desc || !out || !desc->name || !desc->name[0])
+        return ONA_EINVAL;
+    if (!ona__runtime_may_call(rt))
+        return ONA_ETHREAD;
+    return ona__native_spawn(&rt->core, desc, out);
 }
 
 int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
@@ -321,26 +338,27 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__core *core = &rt->core;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    rt->in_call = true;
+    rt->services.in_call = true;
     ona__signals_enter(rt);
     uint64_t t0 = ona__now_ns();
     ona__core_boundary(core);
+    ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
     ona__runtime_apply_reloads(rt);
     bool closed = false;
-    ona__video_begin_frame(&rt->video, &closed);
+    ona__video_begin_frame(&rt->services.video, &closed);
     if (closed)
         ona_runtime_quit(rt);
     core->in_step = true;
     core->frame++;
     core->dt = dt;
-    ona__runtime_advance_clock(rt, dt);
+    ona__services_advance_clock(&rt->services, dt);
     uint64_t frame_start = ona__now_ns();
     ona__signals_turns(rt, true);
     ona__scheduler_run_frame(core);
     ona__signals_turns(rt, false);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
-    ona__video_present(&rt->video, &overlay);
-    ona__audio_frame(&rt->audio); /* this frame's audio commands, merged, to the mixer */
+    ona__video_present(&rt->services.video, &overlay);
+    ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
     core->in_step = false;
     uint64_t end = ona__now_ns();
     if (core->tracing)
@@ -351,7 +369,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     if (ns > rt->max_frame_ns)
         rt->max_frame_ns = ns;
     ona__signals_leave(rt);
-    rt->in_call = false;
+    rt->services.in_call = false;
     return 0;
 }
 
@@ -392,9 +410,8 @@ bool ona_runtime_quit_requested(const ona_runtime *rt) {
 }
 
 void ona_runtime_quit(ona_runtime *rt) {
-    /* relaxed: a flag polled once a frame. */
     if (rt)
-        atomic_store_explicit(&rt->core.quit, true, memory_order_relaxed);
+        ona__core_quit(&rt->core);
 }
 
 int ona_runtime_trace_begin(ona_runtime *rt, const char *path) {
@@ -420,7 +437,7 @@ int ona_runtime_push_event(ona_runtime *rt, const ona_event *event) {
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    ona__video *v = &rt->video;
+    ona__video *v = &rt->services.video;
     if (v->injected_count >= ONA__MAX_EVENTS)
         return ONA_ELIMIT;
     ona_event e = *event;
@@ -432,13 +449,13 @@ int ona_runtime_push_event(ona_runtime *rt, const ona_event *event) {
 int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
     if (!rt)
         return ONA_EINVAL;
-    return ona__video_request_screenshot(&rt->video, path);
+    return ona__video_request_screenshot(&rt->services.video, path);
 }
 
 int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
     if (!rt || !path || !out)
         return ONA_EINVAL;
-    return ona__assets_load(&rt->assets, ONA__ASSET_TEXTURE, path, 0, "gfx", &out->id, NULL, 0);
+    return ona__services_texture_load(&rt->services, path, "gfx", out);
 }
 
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
@@ -447,7 +464,7 @@ int ona_runtime_reload(ona_runtime *rt, const char *path) {
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
     char resolved[4096];
-    if (ona__runtime_find(rt, path, resolved, sizeof resolved) != 0) {
+    if (ona__services_find(&rt->services, path, resolved, sizeof resolved) != 0) {
         if (access(path, F_OK) != 0)
             return ONA_ENOENT;
         snprintf(resolved, sizeof resolved, "%s", path);
@@ -458,7 +475,8 @@ int ona_runtime_reload(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height) {
     if (!rt || !width || !height)
         return ONA_EINVAL;
-    return ona__textures_size(&rt->video.textures, texture, width, height) ? 0 : ONA_ESTALE;
+    return ona__textures_size(&rt->services.video.textures, texture, width, height) ? 0
+                                                                                    : ONA_ESTALE;
 }
 
 int ona_runtime_reload_shaders(ona_runtime *rt) {
@@ -466,18 +484,18 @@ int ona_runtime_reload_shaders(ona_runtime *rt) {
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    return rt->video.gfx ? ona__gfx_reload_shaders(rt->video.gfx) : ONA_EGFX;
+    return rt->services.video.gfx ? ona__gfx_reload_shaders(rt->services.video.gfx) : ONA_EGFX;
 }
 
 ona_video ona_runtime_video_mode(const ona_runtime *rt) {
-    return rt ? rt->video.mode : ONA_VIDEO_NONE;
+    return rt ? rt->services.video.mode : ONA_VIDEO_NONE;
 }
 
 void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
     if (width)
-        *width = rt ? rt->video.width : 0;
+        *width = rt ? rt->services.video.width : 0;
     if (height)
-        *height = rt ? rt->video.height : 0;
+        *height = rt ? rt->services.video.height : 0;
 }
 
 /* --- Audio (issue 10) ----------------------------------------------------------------------- */
@@ -485,8 +503,8 @@ void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
 int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     if (!rt || !out)
         return ONA_EINVAL;
-    out->id = rt->audio.sounds.placeholder.id;
+    out->id = rt->services.audio.sounds.placeholder.id;
     if (!path)
         return ONA_EINVAL;
-    return ona__assets_load(&rt->assets, ONA__ASSET_SOUND, path, 0, "audio", &out->id, NULL, 0);
+    return ona__services_sound_load(&rt->services, path, "audio", out);
 }

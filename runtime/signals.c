@@ -248,7 +248,7 @@ void ona__signals_enter(ona_runtime *rt) {
         return;
     uv_mutex_lock(&s->lock);
     s->busy = true;
-    s->busy_what = rt->in_call ? "in a frame" : "running a script's chunk (a spawn)";
+    s->busy_what = rt->services.in_call ? "in a frame" : "running a script's chunk (a spawn)";
     uv_mutex_unlock(&s->lock);
 }
 

@@ -90,7 +90,7 @@ local raise = raw.raise
 -- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
 -- or the wait is part of a deadlock); the error is raised here, at the caller's line.
 --
--- The FFI fast path (issue 12): a send of one number or string, and a receive of a message that
+-- The FFI fast path: a send of one number or string, and a receive of a message that
 -- is one number, call plain C functions through the FFI (raw.ffi_*, cast on first use so that a
 -- system that never sends pays nothing at spawn), which the JIT compiles into the caller's loop.
 -- They
@@ -311,7 +311,7 @@ end)
 --
 -- Steps 1-5 are compiled at the system's first reload of one of its own files (lua_host.c,
 -- reload_chunk: the text at the end of this file), not at every spawn: they were a tenth of a
--- spawn's instructions and 5 KB of every state's heap (issue 12). The test of whether the file
+-- spawn's instructions and 5 KB of every state's heap. The test of whether the file
 -- is the system's stays here, so that a change to another system's file compiles nothing.
 local reload_chunk, do_reload = raw.reload_chunk, nil
 local function set_reloading(on)

@@ -111,13 +111,13 @@ START_TEST(test_assets_same_path_same_handle) {
     ck_assert_int_eq(ona_runtime_texture_load(rt, full, &t2), 0);
     ck_assert_uint_eq(t1.id, t2.id);
     /* The registry's own id for it looks up to its entry; a stale or forged one to NULL. */
-    uint32_t id = ona__assets_id(&rt->assets, ONA__ASSET_TEXTURE, t1.id);
-    const ona__asset_entry *e = ona__assets_get(&rt->assets, id);
+    uint32_t id = ona__assets_id(&rt->services.assets, ONA__ASSET_TEXTURE, t1.id);
+    const ona__asset_entry *e = ona__assets_get(&rt->services.assets, id);
     ck_assert_ptr_nonnull(e);
     ck_assert_str_eq(e->path + strlen(e->path) - strlen("/a.png"), "/a.png");
-    ck_assert_ptr_null(ona__assets_get(&rt->assets, id + (1u << 16)));
-    ck_assert_ptr_null(ona__assets_get(&rt->assets, 0));
-    ck_assert_ptr_null(ona__assets_get(&rt->assets, ONA__MAX_ASSETS));
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, id + (1u << 16)));
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, 0));
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, ONA__MAX_ASSETS));
     game_copy(DEJAVU "DejaVuSans.ttf", "f.ttf");
     ona_font f1, f2, f3;
     ck_assert_int_eq(ona_runtime_font_load(rt, "f.ttf", 16, &f1), 0);
@@ -214,8 +214,8 @@ START_TEST(test_assets_missing_sound_picked_up_when_created) {
     ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &s), ONA_ENOENT);
     ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), ONA_ENOENT);
     ck_assert_uint_eq(s.id, again.id);
-    ck_assert_uint_ne(s.id, rt->audio.sounds.placeholder.id); /* its own silence */
-    ck_assert_uint_eq(ona__sounds_pcm(&rt->audio.sounds, s.id)->count, 0);
+    ck_assert_uint_ne(s.id, rt->services.audio.sounds.placeholder.id); /* its own silence */
+    ck_assert_uint_eq(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count, 0);
     /* Created before any frame watched its folder: no file event, found by the first look. */
     char path[512];
     game_file("late.wav", path, sizeof path);
@@ -223,11 +223,11 @@ START_TEST(test_assets_missing_sound_picked_up_when_created) {
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     wav_write(tmp, 48000, 1, 480, 8192);
     ck_assert_int_eq(rename(tmp, path), 0);
-    for (int i = 0; i < 300 && ona__sounds_pcm(&rt->audio.sounds, s.id)->count == 0; i++) {
+    for (int i = 0; i < 300 && ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count == 0; i++) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
         usleep(2000);
     }
-    ck_assert_msg(ona__sounds_pcm(&rt->audio.sounds, s.id)->count == 480, "log:\n%s",
+    ck_assert_msg(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count == 480, "log:\n%s",
                   captured_logs_text());
     ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), 0); /* no error now */
     ck_assert_uint_eq(s.id, again.id);

@@ -1,5 +1,5 @@
 /*
- * test_audio.c: audio (issue 10, part 1).
+ * test_audio.c: audio.
  *
  * The mixer alone, without a device: volume, pan, pitch, loop, stop, groups, music fades, a
  * reloaded sound, and the same samples from the same commands whether they were merged from one
@@ -423,11 +423,11 @@ START_TEST(test_audio_hot_reload) {
     wav_write(game_path("r.wav"), 48000, 1, 100, 16384);
     ona_sound s;
     ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("r.wav"), &s), 0);
-    ck_assert(ona__sounds_pcm(&rt->audio.sounds, s.id)->frames[0] == 0.5f);
+    ck_assert(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->frames[0] == 0.5f);
     wav_write(game_path("r.wav"), 48000, 1, 200, 8192);
     ck_assert_int_eq(ona_runtime_reload(rt, game_path("r.wav")), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    const ona__pcm *p = ona__sounds_pcm(&rt->audio.sounds, s.id);
+    const ona__pcm *p = ona__sounds_pcm(&rt->services.audio.sounds, s.id);
     ck_assert_uint_eq(p->count, 200);
     ck_assert(p->frames[0] == 0.25f);
     ck_assert(captured_logs_contain("r.wav: 1 reloaded"));
@@ -435,7 +435,7 @@ START_TEST(test_audio_hot_reload) {
     game_write_in_place("r.wav", "RIFF broken");
     ck_assert_int_eq(ona_runtime_reload(rt, game_path("r.wav")), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    ck_assert_uint_eq(ona__sounds_pcm(&rt->audio.sounds, s.id)->count, 200);
+    ck_assert_uint_eq(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count, 200);
     ona_runtime_destroy(rt);
 }
 END_TEST
@@ -470,10 +470,10 @@ static size_t first_sound(const float *out, size_t frames) {
 
 /* Waits until the mixer has written `frames` past the last hand-off. */
 static void wait_mixed(ona_runtime *rt, uint64_t frames) {
-    uint64_t target = rt->audio.handoff_frame + frames;
-    for (int i = 0; i < 20000 && ona__audio_frames_mixed(&rt->audio) < target; i++)
+    uint64_t target = rt->services.audio.handoff_frame + frames;
+    for (int i = 0; i < 20000 && ona__audio_frames_mixed(&rt->services.audio) < target; i++)
         usleep(1000);
-    ck_assert_msg(ona__audio_frames_mixed(&rt->audio) >= target,
+    ck_assert_msg(ona__audio_frames_mixed(&rt->services.audio) >= target,
                   "the mixer did not advance (hang guard)");
 }
 
@@ -523,7 +523,8 @@ START_TEST(test_audio_disk_native_play_pan_volume) {
     ck_assert_int_eq(p.rc, 0);
     ck_assert_uint_eq(p.voice.id >> 32, sys.id & 0xFFFFF); /* the system's slot, first play */
     ck_assert_uint_eq(p.voice.id & 0xFFFFFFFFu, 1);
-    ck_assert_msg(rt->audio.open, "the disk device did not open:\n%s", captured_logs_text());
+    ck_assert_msg(rt->services.audio.open, "the disk device did not open:\n%s",
+                  captured_logs_text());
     wait_mixed(rt, 4800 + 2048);
     ona_runtime_destroy(rt);
     size_t frames;
@@ -557,12 +558,12 @@ START_TEST(test_audio_disk_lua_stop) {
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     spawn_lua(rt, "looper.lua", NULL, (ona_system){0}, "", 0, 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    uint64_t start = rt->audio.handoff_frame;
+    uint64_t start = rt->services.audio.handoff_frame;
     wait_mixed(rt, 2048);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    ck_assert_uint_eq(rt->audio.handoffs, 2);
-    uint64_t stop = rt->audio.handoff_frame;
+    ck_assert_uint_eq(rt->services.audio.handoffs, 2);
+    uint64_t stop = rt->services.audio.handoff_frame;
     ck_assert_uint_ge(stop, start + 2048);
     wait_mixed(rt, 4096);
     ona_runtime_destroy(rt);
@@ -600,7 +601,7 @@ START_TEST(test_audio_disk_music) {
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert(captured_logs_contain("missing.ogg: no such file"));
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-    ck_assert_uint_eq(rt->audio.handoffs, 2);
+    ck_assert_uint_eq(rt->services.audio.handoffs, 2);
     wait_mixed(rt, 16384);
     ona_runtime_destroy(rt);
     size_t frames;
@@ -633,7 +634,7 @@ START_TEST(test_audio_silent_without_device) {
         spawn_lua(rt, "p.lua", NULL, (ona_system){0}, "", 0, 0);
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-        ck_assert(rt->audio.open == (dummy == 1));
+        ck_assert(rt->services.audio.open == (dummy == 1));
         ona_runtime_destroy(rt);
     }
     ck_assert_int_eq(captured_logs_count("voice\t"), 2);

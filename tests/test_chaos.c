@@ -1,5 +1,5 @@
 /*
- * test_chaos.c: a bounded chaos run (issue 9, kept honest). A headless runtime on 4 threads runs
+ * test_chaos.c: a bounded chaos run. A headless runtime on 4 threads runs
  * sinks, steady senders, a Lua spawner (blips spawned and killed from Lua, one-shots) and a pool
  * of worker senders that the test, from a seeded random generator, spawns, kills, makes fail
  * (restarted, or paused while files are watched and resumed by ona_runtime_reload of a fixed

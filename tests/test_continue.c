@@ -1,5 +1,5 @@
 /*
- * test_continue.c: edit and continue, and saves caught mid-write (issue 9, parts 5 and 6), with
+ * test_continue.c: edit and continue, and saves caught mid-write, with
  * real files in a temporary folder and a headless runtime.
  *
  * Edit and continue: while files are watched, a system whose turn raises is paused, not reset

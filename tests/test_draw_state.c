@@ -1,5 +1,5 @@
 /*
- * test_draw_state.c: the renderer's draw state (issue 11), rendered for real offscreen on Mesa
+ * test_draw_state.c: the renderer's draw state, rendered for real offscreen on Mesa
  * llvmpipe: a world scrolled by a camera over a layer range under a screen-space HUD, with
  * to_world/to_screen round trips; a canvas drawn into and drawn (with a game shader as a post
  * effect) in the same frame; each blend mode; a game shader's hot reload (broken: file:line

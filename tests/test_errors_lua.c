@@ -1,5 +1,5 @@
 /*
- * test_errors_lua.c: errors point at the author's line (issue 9, part 7). Each public function
+ * test_errors_lua.c: errors point at the author's line. Each public function
  * of `ona`, `ona.gfx` and `ona.input` misused in a Lua system fails that system with
  * "<file>:<line>: <public name>: <message>", the line being the script's own (also through a
  * pcall, a coroutine of the script's, and a send resumed after it waited), and its log names

@@ -1,5 +1,5 @@
 /*
- * test_fastpath.c: the FFI fast path of ona.send / ona.receive (issue 12; bindings/l_ona.c,
+ * test_fastpath.c: the FFI fast path of ona.send / ona.receive (bindings/l_ona.c,
  * scripts/prelude.lua). A send of one number and a receive of a one-number message go through
  * plain C functions called through LuaJIT's FFI; everything else takes the C functions. The Lua
  * side (tests/lua/fastpath.lua) checks, on 1 and 2 threads: numbers from C (from is false),

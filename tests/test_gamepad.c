@@ -1,5 +1,5 @@
 /*
- * test_gamepad.c: gamepads and native input (issue 10), with SDL's virtual joysticks as game
+ * test_gamepad.c: gamepads and native input, with SDL's virtual joysticks as game
  * controllers under the offscreen video driver: hot-plug events reach Lua and native systems;
  * buttons and axes read by name; dead zones applied and changed from Lua and C; rumble reaches
  * the pad in spawn order (a virtual pad's rumble callback records it) and is refused by a pad

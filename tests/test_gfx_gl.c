@@ -7,13 +7,12 @@
  */
 #include "test_support.h"
 #include "gfx_gl.h"
+#include "window.h"
 
 #include <GL/glew.h>
 #include <SDL2/SDL.h>
 #include <stb_image.h>
 
-#include <dlfcn.h>
-#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,23 +41,8 @@ static const float clear_black[4] = {0, 0, 0, 1};
 
 /* --- Fixture ------------------------------------------------------------------------------- */
 
-/* Keeps the GL driver's libraries loaded after SDL_Quit. Each test makes and tears down its own
- * context, and EGL unloads the driver on the way out; pinned, it is loaded once per process, and
- * what LeakSanitizer finds inside it is reported with the library's name (so tests/lsan.supp can
- * name the driver) instead of as an "<unknown module>" that could be anyone's. */
-static int pin_driver_library(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size, (void)data;
-    static const char *const driver[] = {"libEGL",   "_dri.so", "libgallium", "libLLVM",
-                                         "libglapi", "libgbm",  "libGLX",     "libGL."};
-    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
-        if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
-            /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */
-            (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-            break;
-        }
-    return 0;
-}
-
+/* Each test makes and tears down its own context without a window of the runtime's, so it keeps
+ * the driver loaded itself (ona__gfx_pin_libraries, window.h says why). */
 static void open_context(void) {
     /* Mesa's llvmpipe offers 4.5; the override lets it create the 4.6 context the runtime asks
      * for (its GLSL stays 4.50, which exercises the renderer's #version fallback). */
@@ -79,7 +63,7 @@ static void open_context(void) {
     GLenum e = glewInit();
     /* On EGL, GLEW reports it found no GLX display although every entry point is loaded. */
     ck_assert_msg(e == GLEW_OK || e == GLEW_ERROR_NO_GLX_DISPLAY, "glewInit: %u", e);
-    dl_iterate_phdr(pin_driver_library, NULL);
+    ona__gfx_pin_libraries();
     int dw = 0, dh = 0;
     SDL_GL_GetDrawableSize(window, &dw, &dh);
     ck_assert_int_eq(dw, W);

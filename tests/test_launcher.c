@@ -155,7 +155,6 @@ START_TEST(test_launcher_probe_reports_the_driver_and_leaves_sdl_free) {
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     ck_assert_int_eq(ona_runtime_video_mode(rt), ONA_VIDEO_OFFSCREEN);
-    pin_gl_driver();
     char buf[1024];
     ck_assert_int_eq(ona_video_probe(buf, sizeof buf), ONA_EBUSY);
     ASSERT_HAS(buf, "SDL video is in use");

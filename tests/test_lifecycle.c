@@ -433,7 +433,7 @@ static int cmp_u64(const void *a, const void *b) {
 /* The reviewed bug: with a 16-bit generation per slot, after 65,535 reuses of a slot an old
  * handle resolved to whatever system held the slot then. One slot, killed and refilled 200,000
  * times: the first handle never resolves again, and no handle is ever handed out twice. */
-/* A million short-lived systems in a loop (issue 8: "1,000,000 one-shot spawns"). A Lua
+/* A million short-lived systems in a loop (1,000,000 one-shot spawns). A Lua
  * one-shot costs a whole lua_State (~80 us in release, far more under the sanitizers), so the
  * million is made of native systems that end themselves in their first turn, 8 a frame with
  * max_systems 16: every spawn must succeed, so each ended system's slot came back. The Lua

@@ -1,6 +1,6 @@
 /*
- * test_limits.c: limits that are errors of one system, never a crash of the process (issue 9,
- * part 4): the default heap cap and ONA_MEMORY_UNCAPPED, memory bombs under a cap, a failed
+ * test_limits.c: limits that are errors of one system, never a crash of the process: the
+ * default heap cap and ONA_MEMORY_UNCAPPED, memory bombs under a cap, a failed
  * allocation injected anywhere in a Lua system's turn, deep C recursion (coroutines, gsub
  * callbacks, metamethods, pcall chains) on the main thread and on a worker, images refused from
  * their header, and the launcher's --memory-cap. The Lua side is in tests/lua/limits/.

@@ -1,5 +1,5 @@
 /*
- * test_lua_lazy.c: the `ona` groups opened on first use (issue 12; bindings/l_ona.c). ona.gfx,
+ * test_lua_lazy.c: the `ona` groups opened on first use (bindings/l_ona.c). ona.gfx,
  * ona.input and ona.audio are in `ona` from the start but empty, and open when a script first
  * reads or writes one of their fields. tests/lua/lazy.lua checks, on 1 and 2 threads, in a fresh
  * system: pairs(ona) lists the groups; they are closed until used; ona.gfx works at its first use

@@ -1,8 +1,8 @@
 /*
- * test_message_format.c: the byte format's third-wave change (issue 12): byte strings under 256
- * bytes are written with a u8 length (STRING8), so that a small table message such as
+ * test_message_format.c: the byte format's short strings: byte strings under
+ * 256 bytes are written with a u8 length (STRING8), so that a small table message such as
  * {x = 1, y = 2, name = "abc"} fits ONA_MESSAGE_INLINE; the token reader and the checker refuse
- * every malformed STRING8; and save files, which hold the codec's bytes, moved to format 2 while
+ * every malformed STRING8; and save files, which hold the codec's bytes, are format 2, and
  * version 1 files (written here byte by byte, as a version 1 build wrote them) still load.
  */
 #include "test_support.h"

@@ -1,5 +1,5 @@
 /*
- * test_save.c: saves (issue 10, part 5). Values round-trip through ona.save/ona.load and the C
+ * test_save.c: saves. Values round-trip through ona.save/ona.load and the C
  * functions, in one file format; bad names and values that cannot be saved are refused at the
  * author's line; a corrupt, truncated or foreign file is reported with its path and never
  * loaded; a missing one is "no such save"; and a writer killed (SIGKILL) at many points of a

@@ -1,5 +1,5 @@
 /*
- * test_shapes.c: issue 11's shapes, sprite sheets and tile maps. Tessellation is checked by
+ * test_shapes.c: shapes, sprite sheets and tile maps. Tessellation is checked by
  * arithmetic (quad counts, covered areas, ear clipping of a concave polygon, the sizing
  * contract); drawing for real, offscreen on Mesa llvmpipe: golden images of every shape filled
  * and outlined and of a scrolled tile map, each identical on 1 and 2 worker threads; a sheet
@@ -338,7 +338,7 @@ static uint8_t *render_tilemap(uint32_t threads, uint32_t *sprites, int *counts)
         ck_assert_int_eq(ona_runtime_step(rt, 0.05), 0);
     uint8_t *pixels = step_shot(rt);
     /* What the last frame merged: the map's tiles, nothing else. */
-    *sprites = ((struct ona_runtime *)rt)->video.list.sprite_total;
+    *sprites = ((struct ona_runtime *)rt)->services.video.list.sprite_total;
     ck_assert_int_eq(ona_runtime_step(rt, 0.05), 0); /* the collector reads the last reports */
     for (int t = 0; t < 4; t++) {
         int i = find_tag("tiles", t);

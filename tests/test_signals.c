@@ -177,7 +177,6 @@ START_TEST(test_signals_installed_only_when_asked_and_restored) {
     ona_runtime_desc desc = {
         .threads = 2, .video = ONA_VIDEO_OFFSCREEN, .window = {.width = 32, .height = 32}};
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
-    pin_gl_driver();
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert(handlers_are_original());
     ck_assert_int_eq(ona_runtime_stop_signal(rt), 0);

@@ -4,8 +4,6 @@
  */
 #include "test_support.h"
 
-#include <dlfcn.h>
-#include <link.h>
 
 #include <pthread.h>
 #include <stb_image.h>
@@ -220,24 +218,6 @@ ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_
     return h;
 }
 
-static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size, (void)data;
-    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM",
-                                         "libglapi", "libgbm", "libGLX", "libGL.",
-                                         "libudev"};
-    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++) {
-        if (info->dlpi_name && strstr(info->dlpi_name, driver[i])) {
-            /* NOLOAD finds the loaded copy; NODELETE keeps it. The handle is never closed. */
-            (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-            break;
-        }
-    }
-    return 0;
-}
-
-void pin_gl_driver(void) {
-    dl_iterate_phdr(pin_library, NULL);
-}
 
 #if defined(__SANITIZE_THREAD__)
 #define CHILD_UNDER_TSAN 1
@@ -332,8 +312,6 @@ ona_runtime *create_runtime(const ona_runtime_desc *desc) {
     ona_runtime *rt = NULL;
     int rc = ona_runtime_create(desc, &rt);
     ck_assert_msg(rc == 0, "create: %s\n%s", ona_strerror(rc), captured_logs_text());
-    if (desc->video != ONA_VIDEO_NONE)
-        pin_gl_driver();
     return rt;
 }
 

@@ -65,14 +65,6 @@ ona_message make_args(ona_system report, const char *pairs);
 ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
                      const char *pairs, uint32_t mailbox, ona_failure_policy policy);
 
-/* Keeps the GL driver's libraries loaded for the rest of the process. Call once a GL context
- * exists. EGL unloads the driver when the last context goes; pinned, what LeakSanitizer finds
- * inside the driver is reported under the library's name, which tests/lsan.supp names, instead
- * of as an "<unknown module>" that could be anyone's. SDL's libudev (loaded with the gamepad
- * subsystem, unloaded with it) is pinned too: a library with thread-local storage loaded and
- * unloaded again and again leaves a stale dynamic-TLS entry that crashes LeakSanitizer's
- * tracer at exit ("Tracer caught signal 11", test_text). */
-void pin_gl_driver(void);
 
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
@@ -80,8 +72,7 @@ int run_suite(Suite *suite);
 /* The environment for a child process that runs the built launcher: this process's. Under
  * ThreadSanitizer, though, a launcher that opened video dies at exit when EGL unloads the GL
  * driver (TSan treats unloading a library named by a called_from_lib suppression, as
- * tests/tsan.supp names Mesa's, as fatal), and a child cannot pin the driver as in-process tests
- * do (pin_gl_driver). So there children run without the suppressions and with reports off: the
+ * tests/tsan.supp names Mesa's, as fatal). So there children run without the suppressions and with reports off: the
  * launcher suites check what the launcher says and how it exits; the runtime's threads are
  * checked in process by the other suites. Free the array (not its strings) with free(). */
 char **child_environment(void);
@@ -108,8 +99,7 @@ void assert_game_clean(ona_runtime *rt, uint32_t systems);
  * Rendering is tested for real (offscreen SDL + llvmpipe): a frame's screenshot is read back and
  * compared with a small golden image, tests/golden/<name>.png, with a tolerance. */
 
-/* Creates a runtime from `desc`; fails the test (with the captured log) when that fails. When it
- * has video, pins the GL driver (pin_gl_driver). */
+/* Creates a runtime from `desc`; fails the test (with the captured log) when that fails. */
 ona_runtime *create_runtime(const ona_runtime_desc *desc);
 
 /* Steps `frames` frames of `dt` seconds, taking a screenshot of the last one to `path`, and

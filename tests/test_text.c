@@ -1,5 +1,5 @@
 /*
- * test_text.c: text with real fonts (issue 10, part 3): UTF-8 decoding, measure, font loading
+ * test_text.c: text with real fonts: UTF-8 decoding, measure, font loading
  * errors, golden images of printed text (offscreen SDL + Mesa llvmpipe), the same pixels on 1
  * and 2 threads with text printed from several Lua systems and a native one, and Lua misuse.
  *

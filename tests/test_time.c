@@ -1,5 +1,5 @@
 /*
- * test_time.c: steady time and seeded random numbers (issue 10, part 4). A fixed step makes
+ * test_time.c: steady time and seeded random numbers. A fixed step makes
  * ona.time() exactly n * dt after n frames, for Lua and native systems alike; the desc, main.lua
  * (ona.gfx.window{fixed_dt}) and the launcher's --fixed-dt / --max-fps choose the step in that
  * order; random sequences depend only on their seed: the same on 1 and 2 workers and from run to

@@ -1,5 +1,5 @@
 /*
- * test_wakes.c: deferred wakes and batched sends (issue 12, runtime/core/actor.c "Deferred
+ * test_wakes.c: deferred wakes and batched sends (runtime/core/actor.c "Deferred
  * wakes", ona_ctx_send_many). A send inside a turn wakes a parked receiver only when the turn
  * ends, parks or finds a mailbox full; a receiver wakes its parked senders every capacity/2
  * messages and when its turn ends. These tests check that no such wake is lost however the

@@ -37,9 +37,14 @@ typedef struct ona__core_desc {
     bool pause_on_failure;
 } ona__core_desc;
 
+struct ona__services; /* runtime/services: what the hosts reach; the core never looks inside */
+
 struct ona__core {
     ona__core_desc desc;
     uv_thread_t main_thread;
+    /* The services of this runtime (set by the assembly after ona__core_init), which the hosts
+     * reach from a system as sys->core->services. Opaque here. */
+    struct ona__services *services;
 
     /* Handles -> systems (registry.c); `pending` (spawned since the last boundary) shares the
      * registry's moment of insertion but has its own lock. */
@@ -121,6 +126,13 @@ bool ona__core_pauses(const ona__core *core, const ona__system *sys);
 bool ona__core_resume(ona__core *core, ona__system *sys);
 /* Main, between frames: merges pending spawns into `systems` (so they are listed at once). */
 void ona__core_merge_pending(ona__core *core);
+/* Validation of the fields spawn descs share; NULL when fine, else what is wrong. */
+const char *ona__core_check_spawn(const char *name, uint32_t mailbox_capacity,
+                                  ona_failure_policy policy);
+/* The handle of the live system named `name` (one that can take messages), or 0. Any thread. */
+uint64_t ona__core_lookup(ona__core *core, const char *name);
+/* Asks the runtime to quit after this frame. Any thread. */
+void ona__core_quit(ona__core *core);
 /* Systems spawned since the last boundary and not merged yet (any thread). */
 uint32_t ona__core_pending_count(ona__core *core);
 

@@ -8,8 +8,9 @@
  *    it over the old one, which ends an inotify watch on the old file but shows up in the
  *    directory's watch as an event naming the file. So a replaced file needs no re-arming, and a
  *    burst of events (write, write, rename) for one file in one poll is one change.
- *  - libuv's loop runs only on the main thread, polled with UV_RUN_NOWAIT at the frame
- *    boundary; other threads only add to the `files` list under `lock`.
+ *  - The watches are handles on the runtime's loop (loop.h), which runs only on the main thread,
+ *    polled with UV_RUN_NOWAIT at the frame boundary; other threads only add to the `files`
+ *    list under `lock`.
  *  - Changes seen in one poll are de-duplicated: a burst of events for one file is one change.
  *  - A save is applied only once the file is stable, never while it is being written: an event
  *    puts the file on the `settling` list, and each poll stats the files there; one whose size
@@ -53,35 +54,38 @@ static bool contains(char **array, uint32_t count, const char *s) {
     return false;
 }
 
-int ona__hot_reload_init(ona__hot_reload *h, bool watch) {
+int ona__hot_reload_init(ona__hot_reload *h, uv_loop_t *loop, bool watch) {
     memset(h, 0, sizeof *h);
     h->enabled = watch;
     if (uv_mutex_init(&h->lock))
         return ONA_ENOMEM;
-    if (watch) {
-        if (uv_loop_init(&h->loop)) {
-            uv_mutex_destroy(&h->lock);
-            return ONA_ENOMEM;
-        }
-        h->loop_ready = true;
-    }
+    h->loop = watch ? loop : NULL;
     return 0;
 }
 
 static void on_dir_closed(uv_handle_t *handle) {
     ona__watch_dir *d = handle->data;
+    d->owner->closing--;
     ona__free(d->path);
     ona__free(d);
 }
 
+static void close_dir(ona__hot_reload *h, ona__watch_dir *d) {
+    h->closing++;
+    uv_close((uv_handle_t *)&d->handle, on_dir_closed);
+}
+
 void ona__hot_reload_free(ona__hot_reload *h) {
-    if (h->loop_ready) {
+    if (h->loop) {
         for (uint32_t i = 0; i < h->dir_count; i++) {
             uv_fs_event_stop(&h->dirs[i]->handle);
-            uv_close((uv_handle_t *)&h->dirs[i]->handle, on_dir_closed);
+            close_dir(h, h->dirs[i]);
         }
-        uv_run(&h->loop, UV_RUN_DEFAULT); /* runs the close callbacks */
-        uv_loop_close(&h->loop);
+        /* The loop is the runtime's and may hold other handles: run it only until this
+         * watcher's close callbacks have run (a closing handle's callback runs at the next
+         * iteration, so this takes one). */
+        while (h->closing)
+            uv_run(h->loop, UV_RUN_NOWAIT);
     }
     for (uint32_t i = 0; i < h->file_count; i++)
         ona__free(h->files[i]);
@@ -214,13 +218,13 @@ static void arm(ona__hot_reload *h) {
         strcpy(copy, dir);
         d->path = copy;
         d->owner = h;
-        uv_fs_event_init(&h->loop, &d->handle);
+        uv_fs_event_init(h->loop, &d->handle);
         d->handle.data = d;
         int rc = uv_fs_event_start(&d->handle, on_dir_event, dir, 0);
         if (rc) {
             if (rc != UV_ENOENT) /* a missing module's candidate in a folder that is not there */
                 ona_log(ONA_LOG_WARN, "hot reload", "cannot watch %s: %s", dir, uv_strerror(rc));
-            uv_close((uv_handle_t *)&d->handle, on_dir_closed);
+            close_dir(h, d);
             continue;
         }
         h->dirs[h->dir_count++] = d;
@@ -229,10 +233,9 @@ static void arm(ona__hot_reload *h) {
 }
 
 void ona__hot_reload_poll(ona__hot_reload *h) {
-    if (!h->loop_ready)
+    if (!h->loop)
         return;
     arm(h);
-    uv_run(&h->loop, UV_RUN_NOWAIT);
     promote_stable(h);
 }
 

@@ -2,8 +2,8 @@
  * hot_reload.h: watching scripts, modules, shaders and textures for changes. Internal.
  *
  * Any thread registers files to watch (a system's script at spawn, a module at require, a
- * texture at load); the main thread polls libuv once a frame (UV_RUN_NOWAIT) and, at the frame
- * boundary, applies every change it saw.
+ * texture at load); the watches are handles on the runtime's event loop (loop.h), which the main
+ * thread polls once a frame, and at the frame boundary main applies every change they saw.
  */
 #ifndef ONA_HOT_RELOAD_H
 #define ONA_HOT_RELOAD_H
@@ -28,8 +28,8 @@ typedef struct ona__settling {
 
 typedef struct ona__hot_reload {
     bool enabled;     /* watching files (changes can still be requested with ona_runtime_reload) */
-    uv_loop_t loop;
-    bool loop_ready;
+    uv_loop_t *loop;  /* the runtime's (loop.h) while watching, else NULL */
+    uint32_t closing; /* directory watches closed, their close callbacks not run yet (main) */
     uv_mutex_t lock;  /* guards `files` (registered from any thread) */
     char **files;     /* every watched file, resolved */
     uint32_t file_count, file_capacity;
@@ -43,15 +43,19 @@ typedef struct ona__hot_reload {
     uint64_t reloads, failures;
 } ona__hot_reload;
 
-int ona__hot_reload_init(ona__hot_reload *h, bool watch);
+/* `loop` is the runtime's event loop, which must outlive the watcher; the directory watches are
+ * handles on it, and main's once-a-frame poll of it (ona__loop_poll) delivers their events. */
+int ona__hot_reload_init(ona__hot_reload *h, uv_loop_t *loop, bool watch);
+/* Closes the watches (running the loop until their close callbacks ran) and frees the lists. */
 void ona__hot_reload_free(ona__hot_reload *h);
 /* Any thread: watch `path` (a file) from now on. Duplicates are ignored. */
 void ona__hot_reload_watch(ona__hot_reload *h, const char *path);
 /* Main: marks `path` changed, applied at the next boundary without waiting for it to settle
  * (an embedder's explicit request). */
 int ona__hot_reload_mark(ona__hot_reload *h, const char *path);
-/* Main, at the frame boundary: arms new watches and polls file events; the changes that are now
- * stable are then in `changed` (changed_count of them) until ona__hot_reload_clear. A file
+/* Main, at the frame boundary, after the loop's poll delivered the file events: arms watches for
+ * files registered since, and moves the changes that are now stable into `changed`
+ * (changed_count of them) until ona__hot_reload_clear. A file
  * event starts a wait: the change is applied at the first poll that finds the file's size and
  * modification time equal to the previous poll's with no event in between (so one frame at
  * least after the last write; a missing file waits until it exists again). */

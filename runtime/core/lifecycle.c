@@ -302,3 +302,28 @@ void ona__core_boundary(ona__core *core) {
     for (uint32_t i = 0; i < ending; i++)
         free_ended(core, core->ending[i]);
 }
+
+const char *ona__core_check_spawn(const char *name, uint32_t mailbox_capacity,
+                                  ona_failure_policy policy) {
+    if (name && strlen(name) > ONA_MAX_NAME_BYTES)
+        return "the name is longer than ONA_MAX_NAME_BYTES (63) bytes";
+    if (mailbox_capacity > ONA_MAX_MAILBOX_CAPACITY)
+        return "mailbox_capacity is over ONA_MAX_MAILBOX_CAPACITY (16777216)";
+    if ((unsigned)policy > ONA_POLICY_STOP)
+        return "policy is not DEFAULT, RESTART or STOP";
+    return NULL;
+}
+
+static bool can_take_messages(void *obj, void *ud) {
+    (void)ud;
+    return ona__actor_alive(obj);
+}
+
+uint64_t ona__core_lookup(ona__core *core, const char *name) {
+    return ona__registry_lookup(&core->registry, name, can_take_messages, NULL);
+}
+
+void ona__core_quit(ona__core *core) {
+    /* relaxed: a flag polled once a frame. */
+    atomic_store_explicit(&core->quit, true, memory_order_relaxed);
+}

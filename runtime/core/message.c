@@ -492,3 +492,13 @@ ona_buffer *ona_message_take_buffer(ona_message_reader *r) {
     r->buffer_slot_ = 0;
     return buffer;
 }
+
+void ona__message_commit_moves(ona_message *m, ona__moves *moves) {
+    if (!moves)
+        return;
+    for (uint32_t i = 0; i < moves->count; i++)
+        *moves->handles[i] = NULL;
+    moves->count = 0;
+    if (m && (m->flags & ONA__MESSAGE_LENT_BUFFERS))
+        m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
+}

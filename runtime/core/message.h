@@ -35,7 +35,7 @@ enum {
 /* The message went into a mailbox: the buffers now belong to it and the sender's handles die. */
 void ona__message_commit_moves(ona_message *m, ona__moves *moves);
 
-/* --- The byte format, shared by message.c and message_lua.c ---------------------------------
+/* --- The byte format, shared by message.c and bindings/l_message.c ---------------------------------
  * Added by the codec; message.c's opening comment describes the format. */
 
 enum {

@@ -20,6 +20,7 @@
 #include "gamepad.h"
 
 #include "common.h"
+#include "window.h"
 
 #include <SDL.h>
 #include <math.h>
@@ -130,6 +131,7 @@ void ona__gamepads_start(ona__gamepads *p) {
         return;
     }
     p->active = true;
+    ona__gfx_pin_libraries(); /* libudev came with the game controllers */
 }
 
 static void clear_slot(ona__gamepads *p, int slot) {

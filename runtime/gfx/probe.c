@@ -12,6 +12,7 @@
  * counts as success (window.c does the same).
  */
 #include "probe.h"
+#include "window.h"
 
 #include "common.h"
 
@@ -87,6 +88,8 @@ int ona__probe_video(char *buf, size_t size) {
                                   SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
         if (window)
             context = SDL_GL_CreateContext(window);
+        if (context)
+            ona__gfx_pin_libraries();
         if (!context && window) {
             SDL_DestroyWindow(window);
             window = NULL;

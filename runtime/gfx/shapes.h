@@ -1,6 +1,6 @@
 /*
  * shapes.h: shape tessellation and tile-map sprites (shapes.c). Internal view of the public
- * ona/shapes.h, for the bindings and native.c; pure C, no GL or Lua.
+ * ona/shapes.h, for the bindings and the native host; pure C, no GL or Lua.
  */
 #ifndef ONA_GFX_SHAPES_H
 #define ONA_GFX_SHAPES_H

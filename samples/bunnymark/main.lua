@@ -10,9 +10,9 @@
 --   parallel    `movers` systems each move and draw their share: drawing goes to each thread's
 --               own render queue, so this is what scales with cores
 --   shapes      as parallel, but each bunny is a shape: a tinted rect (even bunnies) or circle
---               (odd) through ona.gfx.rect / ona.gfx.circle (issue 11)
+--               (odd) through ona.gfx.rect / ona.gfx.circle
 --   tilemap     as parallel, over a 1024 x 1024 map of 8-pixel tiles (8192 x 8192 pixels) that
---               scrolls under the bunnies: only the visible tiles are drawn (issue 11)
+--               scrolls under the bunnies: only the visible tiles are drawn
 -- size: the bunnies' size in pixels (32 = the texture's; 2 makes fill rate negligible).
 local args = ... or {}
 local mode = args.mode or "parallel"

@@ -25,7 +25,7 @@ typedef struct ona__launcher_options {
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
     size_t memory_cap;                 /* 0 = the runtime's default */
     bool stats, headless, watch;
-    bool no_audio; /* issue 10 */
+    bool no_audio; /* --no-audio: never open an audio device */
     int width, height;
     ona_vsync vsync;
     double fixed_dt;  /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */

@@ -1,4 +1,5 @@
--- platformer: a side-scrolling platformer as cooperating systems (issue 11's drawing sample).
+-- platformer: a side-scrolling platformer as cooperating systems (the drawing sample:
+-- cameras, canvases, shapes, sprite sheets and tile maps).
 --
 --   ona samples/platformer [autoplay=1] [seed=N]
 --

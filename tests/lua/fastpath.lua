@@ -1,4 +1,4 @@
--- The FFI fast path of ona.send / ona.receive (issue 12) and its ways back to the C functions.
+-- The FFI fast path of ona.send / ona.receive and its ways back to the C functions.
 -- Each check is reported to args.report as (name, passed, detail); the test wants every one
 -- passed. The checks run in the first turn only. With args.small (a mailbox of 2) it checks a
 -- full mailbox; otherwise it expects one number sent from C (args.from_c) in its mailbox.

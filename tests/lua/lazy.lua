@@ -1,4 +1,4 @@
--- The `ona` groups opened on first use (issue 12; bindings/l_ona.c): ona.gfx, ona.input and
+-- The `ona` groups opened on first use (bindings/l_ona.c): ona.gfx, ona.input and
 -- ona.audio are empty stubs until a script reads or writes one of their fields. Each check is
 -- reported to args.report as (name, passed, detail); the test wants every one passed. The
 -- first turn checks a fresh state; the reload hook (ona_runtime_reload re-runs this script in

@@ -134,6 +134,11 @@ typedef struct ona_allocator {
     void *user;
 } ona_allocator;
 
+/* A runtime (ona/runtime.h: ona_runtime_create), and the context a native system's callbacks get
+ * (valid only during the callback). Opaque. */
+typedef struct ona_runtime ona_runtime;
+typedef struct ona_ctx ona_ctx;
+
 /* Sets the process-wide allocator; NULL restores the C library's. Only while no Ona object
  * exists: memory must be freed by the allocator that made it. Main thread. */
 ONA_API void ona_set_allocator(const ona_allocator *allocator);

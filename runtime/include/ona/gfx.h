@@ -1,5 +1,6 @@
 /*
- * ona/gfx.h: video (window or offscreen), sprites, textures, input events.
+ * ona/gfx.h: video (window or offscreen), sprites, textures, canvases, game shaders, cameras,
+ * input events; the runtime's video functions and drawing from native systems.
  *
  * Only the main thread calls SDL or GL. Systems draw by pushing sprites to their thread's render
  * queue (no lock, no atomic); after the frame's turns the main thread merges the queues in a
@@ -153,6 +154,71 @@ typedef struct ona_camera_desc {
     int layer_lo, layer_hi; /* inclusive */
     float viewport_x, viewport_y, viewport_w, viewport_h; /* pixels; w or h 0: the whole window */
 } ona_camera_desc;
+
+/* --- The runtime's video: screenshots, textures, shaders, its mode and size -------------------
+ * Textures, canvases and shaders belong to the runtime, which frees them when it is destroyed;
+ * their handles are valid on every thread. */
+
+/* Writes the next presented frame to a PNG file at `path`. Any thread. Errors: ONA_EINVAL,
+ * ONA_EGFX (no video: nothing will be written). */
+ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
+
+/* Loads a PNG texture (path absolute or under a script root). Any thread. On a missing or
+ * corrupt file returns ONA_ENOENT / ONA_EFORMAT, logs the path, and still sets *out to a
+ * visible placeholder texture. */
+ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
+/* The size of a texture. Errors: ONA_ESTALE. Any thread. */
+ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height);
+/* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the
+ * old program. Main thread, between frames. Errors: ONA_EGFX (no video, or the new shaders
+ * failed), ONA_ETHREAD. */
+ONA_API int ona_runtime_reload_shaders(ona_runtime *rt);
+
+/* The video actually running: WINDOW, OFFSCREEN (asked for, or the fallback where no display
+ * exists) or NONE. Any thread. */
+ONA_API ona_video ona_runtime_video_mode(const ona_runtime *rt);
+
+/* The drawable size in pixels (the window's, or the desc's size without video); 0 x 0 for a
+ * NULL runtime. Either out pointer may be NULL. */
+ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
+
+/* --- Drawing from a native system's callbacks ---------------------------------------------- */
+
+/* Draws `count` sprites with `texture` on `layer` (lower layers first), in this frame. The
+ * sprites are copied into the thread's render queue (the caller keeps its array). Only inside a
+ * callback, on its thread. Errors: ONA_EINVAL (no sprites with a count), ONA_ETHREAD (not inside
+ * a turn: an exit callback), ONA_ENOMEM. */
+ONA_API int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
+                         uint32_t count);
+
+/* Makes a canvas: a width x height texture (RGBA8, transparent at first) that draws can target
+ * (ona_draw_desc.target) and that is drawn like any texture, in the same frame (the merge draws
+ * a canvas's pass before any pass that samples it) or later. It keeps its contents from frame
+ * to frame until cleared (ona.gfx.canvas_clear). Its GL objects are made by main before the next
+ * frame is drawn; with ONA_VIDEO_NONE the handle works and drawing into it is discarded. The
+ * runtime owns it until it is destroyed. Any thread. Errors: ONA_EINVAL (a side <= 0 or over
+ * 16384), ONA_ELIMIT (the texture table is full). */
+ONA_API int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out);
+
+/* Loads a game fragment shader (path absolute or under a script root), linked with the
+ * runtime's sprite vertex stage (the interface is in shaders/sprite.frag's comment: inputs
+ * v_uv and v_tint, output o_color, sampler u_texture at binding 0, uniforms u_texture_size and
+ * u_time). It is compiled by main before the next frame is drawn and recompiled when its file
+ * changes (a compile error logs "path:line: message" and keeps the old program; one that never
+ * compiled draws with the sprite shader, said once). The same path gives the same handle. Any
+ * thread. Errors: ONA_EINVAL, ONA_ENOENT (no such file; logged), ONA_ELIMIT (256 shaders). */
+ONA_API int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out);
+
+/* ona_ctx_draw with the full draw options (layer, blend, shader, target). The sprites are
+ * copied. Errors: ONA_EINVAL (a stale shader, a target that is not a canvas, a canvas drawn into
+ * itself, a blend outside ona_blend), ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc,
+                            const ona_sprite *sprites, uint32_t count);
+
+/* Sets the camera of a layer range from the next frame on (the last setter in spawn order
+ * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side),
+ * ONA_ETHREAD (not inside a turn), ONA_ENOMEM. Only inside a callback, on its thread. */
+ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,10 @@
  *   ona/base.h     version, error codes, logging hook, allocator hook
  *   ona/string.h   ona_string, the immutable string threads share without copying
  *   ona/message.h  messages built and read from C; buffers, the payload that moves
- *   ona/runtime.h  runtimes, Lua and native systems, frames, statistics
+ *   ona/runtime.h  runtimes, Lua and native systems, frames, events, statistics, reloads
+ *   ona/gfx.h      video, textures, canvases, shaders, cameras, drawing from native systems
+ *   ona/time.h     steady time, frame pacing, random numbers
+ *   ona/save.h     saves, replaced atomically
  *   ona/about.h    the versions built with, and a probe of the graphics driver
  *   ona/input.h    what native systems read of a frame's input; gamepads
  *   ona/audio.h    sounds, voices, groups and streamed music
@@ -27,7 +30,10 @@
 #include "ona/base.h"
 #include "ona/string.h"
 #include "ona/message.h"
+#include "ona/gfx.h"
 #include "ona/runtime.h"
+#include "ona/time.h"
+#include "ona/save.h"
 #include "ona/about.h"
 #include "ona/input.h"
 #include "ona/audio.h"

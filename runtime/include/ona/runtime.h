@@ -1,5 +1,7 @@
 /*
- * ona/runtime.h: creating a runtime, spawning systems, sending messages, running frames.
+ * ona/runtime.h: creating a runtime, spawning systems, sending messages, running frames, events,
+ * quitting, statistics, tracing and reloads. Drawing and video are in ona/gfx.h, time and random
+ * numbers in ona/time.h, saves in ona/save.h.
  *
  * A runtime owns its systems. Each frame every live system gets one turn; Lua systems run their
  * turn in a coroutine that may park in ona.receive()/ona.send() and resume when a message (or
@@ -33,8 +35,6 @@
 extern "C" {
 #endif
 
-typedef struct ona_runtime ona_runtime;
-typedef struct ona_ctx ona_ctx;
 
 typedef struct ona_system {
     uint64_t id;
@@ -264,30 +264,6 @@ ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_d
  * ONA_ETHREAD. */
 ONA_API int ona_runtime_push_event(ona_runtime *rt, const ona_event *event);
 
-/* Writes the next presented frame to a PNG file at `path`. Any thread. Errors: ONA_EINVAL,
- * ONA_EGFX (no video: nothing will be written). */
-ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
-
-/* Loads a PNG texture (path absolute or under a script root). Any thread. On a missing or
- * corrupt file returns ONA_ENOENT / ONA_EFORMAT, logs the path, and still sets *out to a
- * visible placeholder texture. */
-ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
-/* The size of a texture. Errors: ONA_ESTALE. Any thread. */
-ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width,
-                                     int *height);
-/* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the
- * old program. Main thread, between frames. Errors: ONA_EGFX (no video, or the new shaders
- * failed), ONA_ETHREAD. */
-ONA_API int ona_runtime_reload_shaders(ona_runtime *rt);
-
-/* The video actually running: WINDOW, OFFSCREEN (asked for, or the fallback where no display
- * exists) or NONE. Any thread. */
-ONA_API ona_video ona_runtime_video_mode(const ona_runtime *rt);
-
-/* The drawable size in pixels (the window's, or the desc's size without video); 0 x 0 for a
- * NULL runtime. Either out pointer may be NULL. */
-ONA_API void ona_runtime_video_size(ona_runtime *rt, int *width, int *height);
-
 /* Reloads `path` (a script, a required module, a shader or a texture file; as loaded) at the
  * next frame boundary, as if it had changed on disk; works with or without hot_reload. A
  * broken file logs file:line and keeps the old code. Main thread, not inside a callback.
@@ -355,105 +331,12 @@ ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
 ONA_API void ona_ctx_quit(ona_ctx *ctx);
 
-/* Draws `count` sprites with `texture` on `layer` (lower layers first), in this frame. The
- * sprites are copied into the thread's render queue. Errors: ONA_ENOMEM. */
-ONA_API int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
-                         uint32_t count);
-
-/* --- Draw state (issue 11): canvases, game shaders, draw options, cameras per layer range ----- */
-
-/* Makes a canvas: a width x height texture (RGBA8, transparent at first) that draws can target
- * (ona_draw_desc.target) and that is drawn like any texture, in the same frame (the merge draws
- * a canvas's pass before any pass that samples it) or later. It keeps its contents from frame
- * to frame until cleared (ona.gfx.canvas_clear). Its GL objects are made by main before the next
- * frame is drawn; with ONA_VIDEO_NONE the handle works and drawing into it is discarded. The
- * runtime owns it until it is destroyed. Any thread. Errors: ONA_EINVAL (a side <= 0 or over
- * 16384), ONA_ELIMIT (the texture table is full). */
-ONA_API int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out);
-
-/* Loads a game fragment shader (path absolute or under a script root), linked with the
- * runtime's sprite vertex stage (the interface is in shaders/sprite.frag's comment: inputs
- * v_uv and v_tint, output o_color, sampler u_texture at binding 0, uniforms u_texture_size and
- * u_time). It is compiled by main before the next frame is drawn and recompiled when its file
- * changes (a compile error logs "path:line: message" and keeps the old program; one that never
- * compiled draws with the sprite shader, said once). The same path gives the same handle. Any
- * thread. Errors: ONA_EINVAL, ONA_ENOENT (no such file; logged), ONA_ELIMIT (256 shaders). */
-ONA_API int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out);
-
-/* ona_ctx_draw with the full draw options (layer, blend, shader, target). The sprites are
- * copied. Errors: ONA_EINVAL (a stale shader, a target that is not a canvas, a canvas drawn into
- * itself, a blend outside ona_blend), ONA_ENOMEM. Only inside a callback, on its thread. */
-ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc,
-                            const ona_sprite *sprites, uint32_t count);
-
-/* Sets the camera of a layer range from the next frame on (the last setter in spawn order
- * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side),
- * ONA_ENOMEM. Only inside a callback, on its thread. */
-ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
-/* --- Steady time, random numbers and saves (issue 10) ----------------------------------------
- * Game time is the sum of the frames' dt (exact under a fixed step: n frames of dt read n * dt),
- * the same for every system in a frame. Random generators are xoshiro256** seeded through
- * splitmix64: a sequence depends only on its seed, never on threads. Saves are one value of the
- * message codec in <save folder>/<name>.save, replaced atomically (README: Saves). */
-
-/* Paces an embedder's frame loop: sleeps out the frame cap (ona_runtime_desc.max_fps, or
- * main.lua's with a window) since the previous call, then returns the dt the next
- * ona_runtime_step should get: the fixed step when one applies (ona_runtime_desc.fixed_dt),
- * else the wall time since the previous call (1/60 the first time; at most 0.25 s, so a stop
- * in a debugger is not one huge step). Main thread, between frames; elsewhere, or with a NULL
- * runtime, returns 0 and sleeps not. */
-ONA_API double ona_runtime_frame_dt(ona_runtime *rt);
-
-/* Game time: the sum of the dt of every frame stepped so far (0 before the first). Inside a
- * frame it includes that frame's dt, so in frame n of a fixed step dt it is n * dt exactly.
- * Main thread between frames, or any system during a frame; 0 for NULL. */
-ONA_API double ona_runtime_time(const ona_runtime *rt);
-/* The same, and the frame's dt, from inside a native callback (0 for a NULL ctx). */
-ONA_API double ona_ctx_time(ona_ctx *ctx);
-ONA_API double ona_ctx_dt(ona_ctx *ctx);
-
-/* A random number generator (xoshiro256**). Treat the fields as private; copy it freely: it is
- * plain state, owned by whoever holds it. */
-typedef struct ona_random {
-    uint64_t s[4];
-    uint64_t seed;
-} ona_random;
-
-/* Seeds `r` (NULL ignored): the same seed always gives the same sequence. */
-ONA_API void ona_random_seed(ona_random *r, uint64_t seed);
-/* The next 64 random bits. */
-ONA_API uint64_t ona_random_u64(ona_random *r);
-/* A number in [0, 1) with 53 random bits. */
-ONA_API double ona_random_next(ona_random *r);
-/* An integer in [a, b], both included, without bias; a when b < a. */
-ONA_API int64_t ona_random_int(ona_random *r, int64_t a, int64_t b);
-/* A number in [a, b). */
-ONA_API double ona_random_float(ona_random *r, double a, double b);
-/* Seeds `out` with this system's next default seed: derived from its name, its spawn order and
- * how many default seeds it took before (since its last restart), below 2^53; the same as the
- * Lua ona.random() of a system with that name and spawn order. Returns the seed (0 for NULLs). */
-ONA_API uint64_t ona_ctx_random(ona_ctx *ctx, ona_random *out);
-
-/* Saves `value` (a message of exactly one value: nil, booleans, numbers, strings, tables;
- * buffers are refused) as save `name` ([A-Za-z0-9_.-], at most 64 bytes) in the game's save
- * folder (ona_runtime_desc.save_dir / game_id), atomically: a crash at any point leaves the old
- * save or the new one. `value` is only read. Any thread. Errors (logged with the file's path):
- * ONA_EINVAL (NULLs, a bad name, not one value), ONA_EENCODE (a buffer), ONA_ENOENT (no save
- * folder: neither XDG_DATA_HOME nor HOME), ONA_EIO, ONA_ENOMEM. */
-ONA_API int ona_runtime_save(ona_runtime *rt, const char *name, ona_message *value);
-/* Loads save `name` into `out` (initialised here; release it), checking its header, length and
- * CRC32 first: a torn or corrupt file is reported, never loaded. Any thread. Errors: ONA_EINVAL,
- * ONA_ENOENT (no such save; logged at debug level only), ONA_EFORMAT (corrupt, or not a save:
- * logged with the reason and the path), ONA_EIO, ONA_ENOMEM. */
-ONA_API int ona_runtime_load(ona_runtime *rt, const char *name, ona_message *out);
-/* The folder saves go to ("" when there is none, or for NULL). Any thread. */
-ONA_API const char *ona_runtime_save_dir(const ona_runtime *rt);
-/* As ona_runtime_save / ona_runtime_load, from inside a native system's callback. */
-ONA_API int ona_ctx_save(ona_ctx *ctx, const char *name, ona_message *value);
-ONA_API int ona_ctx_load(ona_ctx *ctx, const char *name, ona_message *out);
-
 #ifdef __cplusplus
 }
 #endif
+
+/* The rest of the runtime's API, by area (ona/ona.h includes them all). */
+#include "ona/save.h"
+#include "ona/time.h"
 
 #endif /* ONA_RUNTIME_H */

@@ -1,4 +1,4 @@
--- Misuse of the issue 11 drawing functions, one per system (args.case); each must fail at its
+-- Misuse of the draw-state, shape, sheet and tile-map functions, one per system (args.case); each must fail at its
 -- own line, marked [case] (test_draw_state.c looks the marks up).
 return {
   init = function(state, args)

@@ -17,8 +17,11 @@
  *  - Threads: no shared state. Two systems saving the same name at once each write their own
  *    temporary file; the last rename wins and both files are whole. A load during a save reads
  *    the old or the new file, never a mix.
+ *  - The runtime's saves (the end of this file): the folder is set once at creation, and every
+ *    failure is logged here, so both hosts and the C API report a save the same way.
  */
 #include "save.h"
+#include "services.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -509,5 +512,43 @@ int ona__save_read_message(const char *dir, const char *name, ona_message *out, 
         ona_message_release(out);
         put_err(err, errsize, "save %s: %s", name, ona_strerror(rc));
     }
+    return rc;
+}
+
+/* --- The runtime's saves (services.h) -------------------------------------------------------- */
+
+int ona__services_init_saves(ona__services *s, const char *save_dir, const char *game_id) {
+    char dir[4096];
+    if (save_dir && *save_dir) {
+        snprintf(dir, sizeof dir, "%s", save_dir);
+    } else if (ona__save_default_dir(game_id ? game_id : "default", dir, sizeof dir) != 0) {
+        ona_log(ONA_LOG_WARN, "save",
+                "no save folder: neither XDG_DATA_HOME nor HOME is an absolute path (saves will "
+                "fail; set ona_runtime_desc.save_dir or the launcher's --save-dir)");
+        return 0;
+    }
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = '\0';
+    s->save_dir = ona__malloc(n + 1);
+    if (!s->save_dir)
+        return ONA_ENOMEM;
+    memcpy(s->save_dir, dir, n + 1);
+    return 0;
+}
+
+int ona__services_save(ona__services *s, const char *name, ona_message *value) {
+    char err[512];
+    int rc = ona__save_write_message(s->save_dir, name, value, err, sizeof err);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, "save", "%s", err);
+    return rc;
+}
+
+int ona__services_load(ona__services *s, const char *name, ona_message *out) {
+    char err[512];
+    int rc = ona__save_read_message(s->save_dir, name, out, err, sizeof err);
+    if (rc)
+        ona_log(rc == ONA_ENOENT ? ONA_LOG_DEBUG : ONA_LOG_ERROR, "save", "%s", err);
     return rc;
 }

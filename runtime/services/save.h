@@ -1,13 +1,13 @@
 /*
- * save.h: the save file format and its atomic writes (runtime/save.c), shared by the Lua
- * binding (bindings/l_save.c) and the C API (ona_runtime_save / ona_ctx_save). No Lua here.
+ * save.h: the save file format and its atomic writes (runtime/services/save.c), shared by
+ * the Lua binding (bindings/l_save.c) and the C API (ona_runtime_save / ona_ctx_save). No Lua here.
  *
  * A save is one value of the message codec (runtime/core/message.c) in a file
  * <folder>/<name>.save: a 32-byte header, then the value's message bytes. Every error text
  * starts "save <name> (<path>): " so that the log and the script both name the file.
  */
-#ifndef ONA_SAVE_H
-#define ONA_SAVE_H
+#ifndef ONA_SAVE_FORMAT_H
+#define ONA_SAVE_FORMAT_H
 
 #include "common.h"
 #include "message.h"

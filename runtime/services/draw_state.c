@@ -1,7 +1,7 @@
 /*
- * draw_state.c: the draw state systems set (draw_state.h) and the C API for it (ona/runtime.h:
- * ona_runtime_canvas, ona_runtime_shader_load; ona_ctx_draw_ex and ona_ctx_camera are in
- * native.c, which owns ona_ctx).
+ * draw_state.c: the draw state systems set (draw_state.h), and the canvases and game
+ * shaders behind ona_runtime_canvas, ona_runtime_shader_load (ona/gfx.h), ona.gfx.canvas and
+ * ona.gfx.shader.
  *
  * Design note. A setting is queued like a draw, on the render queue of the thread running the
  * turn, tagged (spawn order, submission number); main applies the frame's settings in that order
@@ -15,22 +15,22 @@
 
 int ona__system_set(ona__system *sys, const ona__setting *setting) {
     ona__render_queue *q =
-        ona__video_queue(&ona__runtime_of(sys->core)->video, ona__runq_thread_index());
+        ona__video_queue(&ona__services_of(sys)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
     return ona__render_queue_set(q, sys->spawn_order, &sys->draw_seq, setting);
 }
 
-int ona__draw_key_check(ona_runtime *rt, const ona__draw_key *key, const char **why) {
+int ona__draw_key_check(ona__services *s, const ona__draw_key *key, const char **why) {
     if (key->blend > ONA_BLEND_MULTIPLY) {
         *why = "unknown blend mode";
         return ONA_EINVAL;
     }
-    if (key->shader && !ona__video_shader_valid(&rt->video, key->shader)) {
+    if (key->shader && !ona__video_shader_valid(&s->video, key->shader)) {
         *why = "not a shader handle (ona.gfx.shader)";
         return ONA_EINVAL;
     }
-    if (key->target && !ona__textures_is_canvas(&rt->video.textures, key->target)) {
+    if (key->target && !ona__textures_is_canvas(&s->video.textures, key->target)) {
         *why = "the target is not a canvas (ona.gfx.canvas)";
         return ONA_EINVAL;
     }
@@ -51,15 +51,21 @@ ona__setting ona__camera_setting(const ona_camera_desc *d) {
     return s;
 }
 
-int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out) {
-    if (!rt || !out)
-        return ONA_EINVAL;
-    return ona__textures_canvas(&rt->video.textures, width, height, out);
+bool ona__services_shader_valid(const ona__services *s, uint32_t id) {
+    return ona__video_shader_valid(&s->video, id);
 }
 
-int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out) {
-    if (!rt || !path || !*path || !out)
-        return ONA_EINVAL;
+bool ona__services_is_canvas(ona__services *s, uint32_t id) {
+    return ona__textures_is_canvas(&s->video.textures, id);
+}
+
+int ona__services_canvas(ona__services *s, int width, int height, ona_texture *out) {
+    return ona__textures_canvas(&s->video.textures, width, height, out);
+}
+
+int ona__services_shader_load(ona__services *s, const char *path, ona_shader *out) {
     out->id = 0;
-    return ona__assets_load(&rt->assets, ONA__ASSET_SHADER, path, 0, "gfx", &out->id, NULL, 0);
+    if (!*path)
+        return ONA_EINVAL;
+    return ona__assets_load(&s->assets, ONA__ASSET_SHADER, path, 0, "gfx", &out->id, NULL, 0);
 }

@@ -1,0 +1,95 @@
+/*
+ * services.c: the game's files and assets for both hosts (services.h): finding a file under the
+ * script roots, watching it for reloads, and loading textures, fonts and sounds; and the input
+ * and sound commands systems queue.
+ *
+ * Design note. The caller resolves the game's name first (ona__services_locate), so that the
+ * asset is keyed and watched by the file it came from, and a missing file is reported by the
+ * name the game wrote. Every function
+ * here may run on any thread: the roots are set at creation and only read after, the watcher and
+ * the asset tables take their own locks.
+ */
+#include "services.h"
+#include "text.h"
+#include "window.h"
+
+int ona__services_find(const ona__services *s, const char *name, char *path, size_t size) {
+    return ona__paths_resolve(s->roots, s->root_count, name, path, size);
+}
+
+void ona__services_locate(const ona__services *s, const char *name, char *path, size_t size) {
+    if (ona__services_find(s, name, path, size) != 0)
+        snprintf(path, size, "%s", name);
+}
+
+void ona__services_watch(ona__services *s, const char *path) {
+    if (s->hot)
+        ona__hot_reload_watch(s->hot, path);
+}
+
+int ona__services_texture_load(ona__services *s, const char *path, const char *who,
+                               ona_texture *out) {
+    return ona__assets_load(&s->assets, ONA__ASSET_TEXTURE, path, 0, who, &out->id, NULL, 0);
+}
+
+bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, int *h) {
+    return ona__textures_size(&s->video.textures, texture, w, h);
+}
+
+bool ona__services_texture_is_placeholder(const ona__services *s, ona_texture texture) {
+    return ona__textures_is_placeholder((ona__textures *)&s->video.textures, texture.id);
+}
+
+int ona__services_font_load(ona__services *s, const char *path, int size, const char *who,
+                            ona_font *out) {
+    if (!path || size < 1 || size > ONA_FONT_MAX_SIZE || !s->video_ready) /* default, refused */
+        return ona__fonts_load(s->video.fonts, path, size, who, out);
+    return ona__assets_load(&s->assets, ONA__ASSET_FONT, path, size, who, &out->id, NULL, 0);
+}
+
+int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,
+                               const ona_text_desc *desc, float *width, float *height) {
+    if (!s->video_ready)
+        return ONA_EINVAL;
+    return ona__text_measure(s->video.fonts, font, text, length, desc, width, height);
+}
+
+float ona__services_font_line_height(ona__services *s, ona_font font) {
+    return s->video_ready ? ona__text_line_height(s->video.fonts, font) : 0;
+}
+
+int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out) {
+    return ona__assets_load(&s->assets, ONA__ASSET_SOUND, path, 0, who, &out->id, NULL, 0);
+}
+
+/* --- Input and sound commands of systems --------------------------------------------------- */
+
+void ona__services_normalise_key(ona_event *e) {
+    ona__window_normalise_key(e);
+}
+
+int ona__system_pad_command(ona__system *sys, ona__pad_command *c) {
+    return ona__gamepads_command(&ona__services_of(sys)->video.pads, ona__runq_thread_index(),
+                                 sys->spawn_order, &sys->draw_seq, c);
+}
+
+int ona__services_play_cmd(ona__services *s, ona_sound sound, double volume, double pan,
+                           double pitch, bool loop, const char *group, ona__audio_cmd *cmd,
+                           const char **why) {
+    return ona__audio_play_cmd(&s->audio, sound, volume, pan, pitch, loop, group, cmd, why);
+}
+
+int ona__services_volume_cmd(ona__services *s, const char *group, double volume,
+                             ona__audio_cmd *cmd, const char **why) {
+    return ona__audio_volume_cmd(&s->audio, group, volume, cmd, why);
+}
+
+int ona__services_music_cmd(bool start, double volume, double fade, bool loop, ona__audio_cmd *cmd,
+                            const char **why) {
+    return ona__audio_music_cmd(start, volume, fade, loop, cmd, why);
+}
+
+int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
+                           uint64_t *voice) {
+    return ona__audio_push(&ona__services_of(sys)->audio, sys, cmd, path, voice);
+}

@@ -1,0 +1,154 @@
+/*
+ * time.c: steady time, frame pacing and random numbers for both hosts and the embedding API
+ * (services.h; ona/time.h: ona_runtime_frame_dt, ona_runtime_time, ona_random_*).
+ *
+ * Design note. Time: the clock is exact under a fixed step because it is base + frames * step,
+ * not a running sum (0.1 added ten times is not 1.0); a change of step starts a new base. The
+ * time rules (which dt a frame gets, the frame cap) live here so that ona_runtime_run, the
+ * launcher and any embedder's loop share them through ona_runtime_frame_dt. Main advances the
+ * clock before a frame's turns, which only read it; the pacing state is main's, and the save
+ * folder is set at creation. main.lua's fixed_dt and max_fps are relaxed atomics that main
+ * reads between frames; the frame's end orders them. Random numbers are xoshiro256** in a
+ * caller-owned ona_random, so each state (a system, a script) keeps its own stream without locks.
+ */
+#include "services.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+void ona__services_advance_clock(ona__services *s, double dt) {
+    if (dt != s->time_step || s->time_frames == UINT64_MAX) {
+        s->time_base = s->game_time;
+        s->time_step = dt;
+        s->time_frames = 0;
+    }
+    s->time_frames++;
+    s->game_time = s->time_base + (double)s->time_frames * dt;
+}
+
+void ona__services_set_script_time(ona__services *s, double fixed_dt, uint32_t max_fps) {
+    /* relaxed: settings main reads between frames; the frame's end orders them. */
+    if (fixed_dt != 0)
+        atomic_store_explicit(&s->script_fixed_dt, fixed_dt, memory_order_relaxed);
+    if (max_fps)
+        atomic_store_explicit(&s->script_max_fps, max_fps, memory_order_relaxed);
+}
+
+/* The fixed step that applies now, or 0 for measured time: the desc, then main.lua, then the
+ * default (fixed without a window). */
+static double fixed_step(const ona__services *s) {
+    if (s->fixed_dt > 0)
+        return s->fixed_dt;
+    if (s->fixed_dt < 0)
+        return 0;
+    /* relaxed: see ona__services_set_script_time. */
+    double script = atomic_load_explicit(&s->script_fixed_dt, memory_order_relaxed);
+    if (script != 0)
+        return script > 0 ? script : 0;
+    return s->video.mode != ONA_VIDEO_WINDOW || s->fixed_step_default ? 1.0 / 60 : 0;
+}
+
+/* The frame cap in frames per second, 0 for none: the desc, else main.lua's with a window. */
+static uint32_t frame_cap(const ona__services *s) {
+    if (s->max_fps)
+        return s->max_fps;
+    if (s->video.mode != ONA_VIDEO_WINDOW)
+        return 0;
+    /* relaxed: see ona__services_set_script_time. */
+    uint32_t fps = atomic_load_explicit(&s->script_max_fps, memory_order_relaxed);
+    return fps == UINT32_MAX ? 0 : fps;
+}
+
+double ona__services_frame_dt(ona__services *s) {
+    if (!ona__services_may_call(s))
+        return 0;
+    uint64_t now = ona__now_ns();
+    uint32_t fps = frame_cap(s);
+    if (fps && s->pace_last_ns) {
+        uint64_t due = s->pace_last_ns + 1000000000ull / fps;
+        while (now < due) {
+            uint64_t wait = due - now;
+            struct timespec ts = {(time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull)};
+            nanosleep(&ts, NULL);
+            now = ona__now_ns();
+        }
+    }
+    double measured = s->pace_last_ns ? (double)(now - s->pace_last_ns) / 1e9 : 1.0 / 60;
+    s->pace_last_ns = now;
+    double step = fixed_step(s);
+    return step > 0 ? step : ONA_MIN(measured, 0.25);
+}
+
+double ona__services_time(const ona__services *s) {
+    return s->game_time;
+}
+
+/* xoshiro256** (Blackman and Vigna, 2018), seeded with splitmix64 as its authors advise. */
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
+
+void ona_random_seed(ona_random *r, uint64_t seed) {
+    if (!r)
+        return;
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
+    r->seed = seed;
+}
+
+uint64_t ona_random_u64(ona_random *r) {
+    if (!r)
+        return 0;
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double ona_random_next(ona_random *r) {
+    return (double)(ona_random_u64(r) >> 11) * 0x1.0p-53;
+}
+
+int64_t ona_random_int(ona_random *r, int64_t a, int64_t b) {
+    if (b <= a)
+        return a;
+    uint64_t span = (uint64_t)b - (uint64_t)a + 1; /* 0: the whole 64-bit range */
+    uint64_t x = ona_random_u64(r);
+    if (span) {
+        /* Rejection of the last partial block of 2^64 values keeps every result equally
+         * likely. */
+        uint64_t limit = UINT64_MAX - (UINT64_MAX % span + 1) % span;
+        while (x > limit)
+            x = ona_random_u64(r);
+        x %= span;
+    }
+    return (int64_t)((uint64_t)a + x);
+}
+
+double ona_random_float(ona_random *r, double a, double b) {
+    return a + (b - a) * ona_random_next(r);
+}
+
+/* FNV-1a of the name, mixed with the spawn order and the count through splitmix64. */
+uint64_t ona__services_default_seed(const ona__system *sys, uint64_t nth) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (const char *p = sys->name; *p; p++)
+        h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
+    uint64_t x = h ^ ((uint64_t)sys->spawn_order << 32) ^ nth;
+    return splitmix64(&x) & ((1ull << 53) - 1);
+}
