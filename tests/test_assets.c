@@ -48,19 +48,9 @@ static void game_file(const char *name, char *path, size_t size) {
 /* Copies `from` into the game folder as `name`, the way editors save (a new file renamed over
  * the old one). */
 static void game_copy(const char *from, const char *name) {
-    char path[512], tmp[520];
+    char path[512];
     game_file(name, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *in = fopen(from, "rb"), *out = fopen(tmp, "wb");
-    ck_assert_ptr_nonnull(in);
-    ck_assert_ptr_nonnull(out);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    fclose(out);
-    ck_assert_int_eq(rename(tmp, path), 0);
+    file_save_copy(from, path);
 }
 
 /* A w x h PNG of one colour in the game folder, written beside and renamed into place. */

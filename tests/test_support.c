@@ -409,3 +409,19 @@ void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t fram
         put16(f, (uint16_t)value);
     fclose(f);
 }
+
+void file_save_copy(const char *from, const char *to) {
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s.tmp", to);
+    FILE *in = fopen(from, "rb");
+    ck_assert_msg(in != NULL, "cannot open %s", from);
+    FILE *out = fopen(tmp, "wb");
+    ck_assert_ptr_nonnull(out);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+    ck_assert_int_eq(rename(tmp, to), 0);
+}
