@@ -3,11 +3,11 @@
  * script roots, watching it for reloads, and loading textures, fonts and sounds; and the input
  * and sound commands systems queue.
  *
- * Design note. The caller resolves the game's name first (ona__services_locate), so that the
- * asset is keyed and watched by the file it came from, and a missing file is reported by the
- * name the game wrote. Every function
- * here may run on any thread: the roots are set at creation and only read after, the watcher and
- * the asset tables take their own locks.
+ * Design note. Assets load through the asset registry (assets.c), which resolves the name under
+ * the roots, loads each file once, watches it and reloads it; the caller may resolve the name
+ * first (ona__services_locate) to name the file in its own report. Every function here may run
+ * on any thread: the roots are set at creation and only read after, the watcher and the asset
+ * tables take their own locks.
  */
 #include "services.h"
 #include "text.h"
