@@ -3,13 +3,14 @@
  *
  * Design note. The core's watcher (core/hot_reload.c) says which files changed since the last
  * boundary; here each change goes to whatever uses that file, before the frame's turns: the
- * sprite shaders and game shaders recompile (gfx), a texture is decoded again and re-uploaded under
- * the same handle (gfx), and every Lua system whose script or required project module is that file
- * re-runs its code in its own state (bindings/lua_reload.c). A failure (compile error, raising
- * chunk or reload hook) logs file:line and leaves the old code running; the next save is tried
- * again. A successful reload of a paused system (it failed while files are watched) resumes it
- * with its state kept (ona__core_resume): edit and continue. A changed sound (issue 10) is
- * decoded again under the same handle (runtime/audio/audio.c).
+ * sprite shaders recompile (gfx); every asset loaded from the file (a texture, sound, font or
+ * game shader) is reloaded under the same handle by the asset registry (services/assets.c), which
+ * also fills a texture or sound whose file was missing when it appears; and every Lua system
+ * whose script or required project module is that file re-runs its code in its own state
+ * (bindings/lua_reload.c). A failure (compile error, raising chunk or reload hook) logs
+ * file:line and leaves the old code running; the next save is tried again. A successful reload
+ * of a paused system (it failed while files are watched) resumes it with its state kept
+ * (ona__core_resume): edit and continue.
  */
 #include "lua_host.h"
 #include "runtime_internal.h"
@@ -22,6 +23,7 @@ static bool ends_with(const char *s, const char *suffix) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
+    ona__assets_look_for_missing(&rt->services.assets);
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
         uint32_t reloaded = 0, failed = 0;
@@ -34,27 +36,10 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
             else
                 failed++;
         }
-        int sh = ona__video_shader_reload(v, path); /* a game shader (issue 11) */
-        if (sh != ONA_ENOENT) {
-            used = true;
-            if (sh == 0)
-                reloaded++;
-            else
-                failed++;
-        }
-        int a =
-            rt->services.audio_ready ? ona__audio_reload(&rt->services.audio, path) : ONA_ENOENT;
-        if (a != ONA_ENOENT) { /* a sound (issue 10) */
+        int a = ona__assets_reload(&rt->services.assets, path); /* textures, sounds, fonts */
+        if (a != ONA_ENOENT) {
             used = true;
             if (a == 0)
-                reloaded++;
-            else
-                failed++;
-        }
-        int t = ona__textures_reload(&v->textures, path);
-        if (t != ONA_ENOENT) {
-            used = true;
-            if (t == 0)
                 reloaded++;
             else
                 failed++;
