@@ -107,7 +107,7 @@ int ona__textures_init(ona__textures *t) {
         }
     }
     if (rc == 0) {
-        /* Issue 11 shapes: one opaque white texel that shapes (free quads) are filled with. */
+        /* One opaque white texel that shapes (free quads) are filled with. */
         static const uint8_t white[4] = {255, 255, 255, 255};
         rc = create_locked(t, 1, 1, white, false, &t->white);
     }

@@ -30,10 +30,10 @@ typedef struct ona__texture {
     uint8_t *pixels; /* RGBA8 waiting for upload (main frees it after uploading) */
     uint32_t gl;     /* GL texture name, 0 until uploaded */
     bool placeholder;
-    bool canvas;  /* a canvas (issue 11): made on main with a framebuffer, no pixels */
+    bool canvas;  /* a canvas: made on main with a framebuffer, no pixels */
     uint32_t fbo; /* a canvas's GL framebuffer, 0 until made */
     bool canvas_made; /* main: its texture and framebuffer were made (or failed: logged) */
-    /* Issue 10 (text): an atlas page's 8-bit coverage, owned by its maker (text.c); main
+    /* An atlas page's 8-bit coverage, owned by its maker (text.c); main
      * uploads it as white with that alpha whenever `dirty` is set. NULL for other textures. */
     const uint8_t *alpha;
     atomic_bool dirty;
@@ -46,7 +46,7 @@ typedef struct ona__textures {
     uint32_t pending;        /* textures waiting for upload */
     ona_texture placeholder; /* made at init */
     ona_texture font;        /* the debug font atlas */
-    ona_texture white;       /* 1x1 opaque white: shapes (issue 11) */
+    ona_texture white;       /* 1x1 opaque white: shapes */
 } ona__textures;
 
 int ona__textures_init(ona__textures *t);
@@ -64,7 +64,7 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
                          ona_texture *out);
 
-/* Makes a canvas: a width x height texture that draws can target (issue 11). Its GL texture and
+/* Makes a canvas: a width x height texture that draws can target. Its GL texture and
  * framebuffer are made by main with the next upload; until then (and with no GL at all) draws
  * into it are discarded and drawing it draws the placeholder. Any thread. Errors: ONA_EINVAL,
  * ONA_ELIMIT. */
@@ -89,7 +89,7 @@ int ona__textures_reload(ona__textures *t, ona_texture tex, const char *path);
 /* Main thread: uploads every texture still waiting. */
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
 
-/* --- Issue 10 (text): textures whose pixels their maker rewrites ---------------------------- */
+/* --- Textures whose pixels their maker rewrites ----------------------------------------------- */
 
 /* Makes a width x height texture drawn from `alpha`, an 8-bit coverage buffer (rows top to
  * bottom) that stays the caller's and must outlive the registry's uploads: it is uploaded, as

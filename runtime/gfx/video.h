@@ -18,7 +18,7 @@
 #define ONA__MAX_EVENTS 256
 #define ONA__MAX_SCANCODES 512
 
-/* --- Draw state (issue 11) ------------------------------------------------------------------- */
+/* --- Draw state ------------------------------------------------------------------------------ */
 
 #define ONA__MAX_CAMERAS 32      /* cameras over distinct layer ranges kept at once */
 #define ONA__MAX_LAYER_STATES 64 /* layers with a default blend or shader */
@@ -60,11 +60,11 @@ typedef struct ona__video {
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
-    ona__fonts *fonts;       /* issue 10 (text): fonts and their glyph atlas pages (text.c) */
+    ona__fonts *fonts;       /* fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
     float clear[4];
 
-    /* Draw state as resolved by the last merge (issue 11): written by main in present, read by
+    /* Draw state as resolved by the last merge: written by main in present, read by
      * any system during the turns (to_world, to_screen, layer views). */
     ona__video_camera cameras[ONA__MAX_CAMERAS];
     uint32_t camera_count;
@@ -142,7 +142,7 @@ void ona__video_request_window(ona__video *v, const ona_window_desc *desc);
 /* Any thread: asks for a screenshot of the next presented frame. */
 int ona__video_request_screenshot(ona__video *v, const char *path);
 
-/* --- Draw state (issue 11) ------------------------------------------------------------------- */
+/* --- Draw state ------------------------------------------------------------------------------ */
 
 /* The camera that applies to `layer` as of the frame's start, or NULL for the default (world
  * units are pixels from the top-left corner). Any thread during the turns. */

@@ -1,5 +1,5 @@
 /*
- * video_state.c: the draw state main applies between the turns (issue 11; video.h): cameras per
+ * video_state.c: the draw state main applies between the turns (video.h): cameras per
  * layer range, layer defaults, game shaders and their uniforms, and the resolution of the frame's
  * sorted draws into runs that video.c's ona__video_present draws.
  *
