@@ -65,7 +65,7 @@ typedef struct ona__host {
      * state into *state (NULL when it needs none). 0, or an ONA_E* that fails the create. */
     int (*prepare)(ona__core *core, void **state);
     /* Main, at runtime destroy (after every system is gone): frees what prepare made. Also
-     * called when prepare did not run or failed: `state` is NULL then. */
+     * called after a failed prepare, with what it left in *state (NULL when nothing). */
     void (*release)(ona__core *core, void *state);
     /* Any thread: makes a system from the host's own desc (the Lua host: ona_spawn_desc, its
      * script resolved under the script roots; the native host: ona_system_desc) and sets *out.
