@@ -614,7 +614,7 @@ int main(void) {
     bench_report_printf(r, "| (a native system's C core allocations, for comparison) | %.1f |\n",
                         mem.core_native_kb);
 
-    /* Issue 12's targets, each against this run's median. */
+    /* The performance targets, each against this run's median. */
     static const struct {
         const char *label;
         double limit;

@@ -444,7 +444,7 @@ int main(int argc, char **argv) {
         bench_report_printf(r, "| round trip (main <-> a thread) | %.3f | %.1f | | | |\n",
                             love.per_s[3] / 1e6, love.ns[3]);
     }
-    /* Issue 12's targets: 1 -> 1 numbers >= 15 M/s on 1 and 2 threads, loaded or not; 1 -> 1
+    /* The performance targets: 1 -> 1 numbers >= 15 M/s on 1 and 2 threads, loaded or not; 1 -> 1
      * tables >= 3 M/s; 4 -> 1 numbers on 2 threads >= 10 M/s. */
     double one = lua[0][0][0].mps, two = lua[0][0][1].mps;
     double one_l = loaded[0][0].mps, two_l = loaded[0][1].mps;

@@ -862,7 +862,7 @@ static void print_count(bench_report *rep, const search *s, int k) {
         bench_report_printf(rep, " %u |", s->best[k]);
 }
 
-/* --- Issue 12: side by side with bare C at fixed counts ---------------------------------- */
+/* --- Side by side with bare C at fixed counts ------------------------------------------- */
 
 enum { SIDE_ROUNDS = 5, SIDE_COUNTS = 3, SIDE_CONFIGS = 3 };
 static const uint32_t side_counts[SIDE_COUNTS] = {2500, 3500, 5000};

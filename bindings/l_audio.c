@@ -1,5 +1,5 @@
 /*
- * l_audio.c: the `ona.audio` Lua module (issue 10): sounds, voices, groups, music.
+ * l_audio.c: the `ona.audio` Lua module: sounds, voices, groups, music.
  *
  *   ona.audio.sound(path) -> handle [, error]
  *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice
@@ -15,9 +15,9 @@
  * the function's public name (ona__lua_raise, l_ona.h); a missing or broken file is not misuse:
  * `sound` returns the silent placeholder and the error, and the file is logged by name.
  */
-#include "l_audio.h"
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
+#include "lua_draw_args.h"
 
 #include "lua_host.h"
 

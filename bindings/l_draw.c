@@ -1,5 +1,5 @@
 /*
- * l_draw.c: the draw-state half of `ona.gfx` (issue 11): layer defaults, canvases, game
+ * l_draw.c: the draw-state half of `ona.gfx`: layer defaults, canvases, game
  * shaders and their uniforms, window <-> world coordinates per layer; and the blend, shader and
  * target options every drawing function reads (ona__lua_draw_state, used by ona__lua_draw_key).
  *
@@ -10,8 +10,9 @@
  * main resolved them at the frame's start, which do not change while turns run. Misuse raises
  * at the author's line under the function's public name (l_ona.h).
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "draw_state.h"
 #include "lua_host.h"

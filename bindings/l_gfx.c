@@ -13,13 +13,12 @@
  * Sprite options for ona.gfx.draw(texture, x, y, opts): layer, rotation (radians), scale (or
  * sx, sy), ox, oy (origin in source pixels), src = {x, y, w, h}, tint = 0xRRGGBBAA or
  * {r, g, b, a} with 0..1 components; and, for every drawing function (ona__lua_draw_key),
- * blend, shader and target (issue 11; l_draw.c).
+ * blend, shader and target (l_draw.c).
  */
-#include "l_gfx.h"
-#include "l_shapes.h"
-#include "l_ona.h"
-#include "l_types.h"
 #include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
+#include "l_types.h"
 
 #include "draw_state.h"
 #include "lua_host.h"
@@ -318,7 +317,7 @@ static int l_gfx_screenshot(lua_State *L) {
 /* ona.gfx.window{title=, width=, height=, fullscreen=, resizable=, vsync=, fixed_dt=,
  * max_fps=}: configures the window from the next frame on (a game's main.lua calls it before
  * the first frame). fixed_dt (seconds, (0, 1], or false for measured time) and max_fps (1 to
- * 10000, or false for none) are the game's time rules (issue 10); the launcher's --fixed-dt and
+ * 10000, or false for none) are the game's time rules; the launcher's --fixed-dt and
  * --max-fps win over them. */
 static int l_gfx_window(lua_State *L) {
     static const char fn[] = "ona.gfx.window";
@@ -347,7 +346,7 @@ static int l_gfx_window(lua_State *L) {
     if (!lua_isnil(L, -1))
         d.vsync = lua_toboolean(L, -1) ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
     lua_pop(L, 3);
-    /* Steady time (issue 10). */
+    /* Steady time. */
     double fixed_dt = 0;
     uint32_t max_fps = 0;
     lua_getfield(L, 1, "fixed_dt");
@@ -397,7 +396,4 @@ void ona__lua_open_gfx(lua_State *L) {
         {NULL, NULL},
     };
     luaL_register(L, NULL, gfx);
-    ona__lua_open_draw(L); /* issue 11: layer, canvas, shader, uniform, to_world, to_screen */
-    ona__lua_open_text(L); /* issue 10: font, print, measure */
-    ona__lua_open_shapes(L); /* issue 11 shapes: rect, line, circle, polygon, sheet, tilemap */
 }

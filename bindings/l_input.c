@@ -1,6 +1,6 @@
 /*
  * l_input.c: the `ona.input` Lua module and the frame's events as Lua tables: keyboard, mouse,
- * gamepads (issue 10: gamepads and input).
+ * gamepads (gamepads and input).
  *
  * Design note. Queries read the input main wrote before the turns began (video.c, gamepad.c):
  * it does not change while turns run, so every system on every thread sees the same values
@@ -12,8 +12,9 @@
  * Gamepad slots are 1..ONA_GAMEPAD_MAX, as in C. Misuse raises at the author's line under the
  * function's public name (ona__lua_raise, l_ona.h).
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "l_input.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

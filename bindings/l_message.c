@@ -425,7 +425,7 @@ static void push_value(decoder *d, const ona__token *t);
 /* Pushes the token at d->offset and steps past it when it is a short string, a number or a
  * boolean, read straight from the bytes: false for any other tag (nothing pushed). Inlined into
  * the table loop, so a small table's keys and values cost no call and no token struct: this and
- * push_next were ~300 of a 5,200-instruction `{x, y, name}` message (issue 12, third wave). */
+ * push_next were ~300 of a 5,200-instruction `{x, y, name}` message. */
 static inline bool push_scalar(decoder *d) {
     lua_State *L = d->L;
     const uint8_t *p = d->bytes + d->offset;
@@ -532,7 +532,7 @@ static int decode(lua_State *L, const uint8_t *bytes, uint8_t *slots, size_t siz
         /* A message's bytes were written by the writer, the format's one producer (message.c):
          * well formed, m->count top-level values, and buffers not yet owned exactly while
          * ONA__MESSAGE_LENT_BUFFERS is set. Walking them again cost ~570 instructions of a
-         * 7,100-instruction table message (issue 12), so the check runs only as an assertion in
+         * 7,100-instruction table message, so the check runs only as an assertion in
          * debug and sanitizer builds; bytes from outside (m == NULL) are always checked. */
 #if defined(ONA_DEBUG) || defined(ONA_SANITIZER_BUILD)
         int checked = ona__message_check(bytes, size, trusted, &count, &buffers, err, errsize);

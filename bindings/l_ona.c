@@ -1,6 +1,6 @@
 /*
  * l_ona.c: the `ona` Lua module: addressing systems, sending and receiving messages, quitting,
- * logging; and how every binding reports a misuse. Spawning (ona.spawn and its options) is in
+ * logging; and the text of a system's error. Spawning (ona.spawn and its options) is in
  * l_spawn.c; this file registers it.
  *
  * Design note. Every function finds its system through the lua_State's allocator user pointer
@@ -12,89 +12,27 @@
  *
  * Errors: misuse (a wrong argument type, an unencodable value) raises; expected failures return
  * nil (or false), reason. A raised error reads "<file>:<line>: <public name>: <message>" at the
- * author's line (ona__lua_raise, below), never at the prelude's wrapper and never under the
+ * author's line (ona__lua_raise, lua_check.c), never at the prelude's wrapper and never under the
  * name of a raw function or of the caller's variable, which is what luaL_argerror would say.
  * Nothing that can raise runs while a lock is held or a C resource is unowned: messages live in
  * the system struct, not on the C stack, when Lua calls that may raise follow.
  *
- * ona.gfx, ona.input and ona.audio are opened on their first use (issue 12; "Groups opened on
- * first use" below): most systems never touch them, and every spawn paid for them.
+ * ona.gfx, ona.input and ona.audio are opened on their first use (l_modules.c, which
+ * lists every module): most systems never touch them, and every spawn paid for them.
  */
 #include "l_ona.h"
-#include "lua_lazy.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
-#include "l_gfx.h"
 #include "l_message.h"
 #include "lua_host.h"
-#include "l_audio.h" /* issue 10 */
 #include "lua_watchdog.h"
 
 #include <lauxlib.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-/* --- Errors at the author's line ------------------------------------------------------------- */
-
-void ona__lua_author_line(lua_State *L, int level, char *buf, size_t size) {
-    lua_Debug ar;
-    for (; lua_getstack(L, level, &ar); level++) {
-        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
-            strcmp(ar.source, ONA__PRELUDE_CHUNK) != 0) {
-            snprintf(buf, size, "%s:%d: ", ar.short_src, ar.currentline);
-            return;
-        }
-    }
-    buf[0] = '\0';
-}
-
-int ona__lua_raise(lua_State *L, const char *fn, const char *fmt, ...) {
-    char at[LUA_IDSIZE + 24];
-    ona__lua_author_line(L, 1, at, sizeof at);
-    lua_pushstring(L, at);
-    if (fn)
-        lua_pushfstring(L, "%s: ", fn);
-    else
-        lua_pushliteral(L, "");
-    va_list ap;
-    va_start(ap, fmt);
-    lua_pushvfstring(L, fmt, ap);
-    va_end(ap);
-    lua_concat(L, 3);
-    return lua_error(L);
-}
-
-int ona__lua_argerror(lua_State *L, int arg, const char *fn, const char *msg) {
-    return ona__lua_raise(L, fn, "bad argument #%d (%s)", arg, msg);
-}
-
-static int type_error(lua_State *L, int arg, const char *fn, const char *expected) {
-    return ona__lua_raise(L, fn, "bad argument #%d (%s expected, got %s)", arg, expected,
-                          luaL_typename(L, arg));
-}
-
-lua_Number ona__lua_checknumber(lua_State *L, int arg, const char *fn) {
-    lua_Number n = lua_tonumber(L, arg);
-    if (n == 0 && !lua_isnumber(L, arg))
-        type_error(L, arg, fn, "number");
-    return n;
-}
-
-lua_Number ona__lua_optnumber(lua_State *L, int arg, const char *fn, lua_Number dflt) {
-    return lua_isnoneornil(L, arg) ? dflt : ona__lua_checknumber(L, arg, fn);
-}
-
-const char *ona__lua_checkstring(lua_State *L, int arg, const char *fn, size_t *len) {
-    const char *s = lua_tolstring(L, arg, len);
-    if (!s)
-        type_error(L, arg, fn, "string");
-    return s;
-}
-
-void ona__lua_checktable(lua_State *L, int arg, const char *fn) {
-    if (!lua_istable(L, arg))
-        type_error(L, arg, fn, "table");
-}
+/* --- Error values ---------------------------------------------------------------------------- */
 
 /* True when text starts with "<something>:<digits>:", the position Lua puts on an error. */
 static bool has_position(const char *text) {
@@ -281,7 +219,7 @@ static int l_ona_receive_raw(lua_State *L) {
     return lua_yield(L, 0);
 }
 
-/* --- The FFI fast path (issue 12) -------------------------------------------------------------
+/* --- The FFI fast path ------------------------------------------------------------------------
  * ona.send of one number or string, and ona.receive of one number, go through these plain C
  * functions, which the
  * prelude calls through LuaJIT's FFI (function pointers handed over as light userdata), so that
@@ -490,48 +428,6 @@ static int l_ona_log(lua_State *L) {
     return 0;
 }
 
-/* --- Groups opened on first use (issue 12) ---------------------------------------------------
- * ona.gfx (with its drawing, text, shapes, sheets and tile maps), ona.input and ona.audio are
- * most of the module: ~70 C functions, whose names are interned and inserted one by one, and
- * four metatables, about a fifth of a spawn's instructions and 6 KB of every state's heap,
- * while most systems use none of them. Each is therefore in `ona` from the start, as the same
- * table for the state's life, but empty, with a metatable whose __index and __newindex open the
- * group into that very table and then remove the metatable: from the first read or write of
- * any of its fields the table is the plain table it always was (the JIT sees no metamethod), a
- * field missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a
- * raw look (pairs, next, rawget, getmetatable) at a group nobody has touched yet sees it empty
- * (with its opener). The mechanism is lua_lazy.c's, shared with the lazy standard libraries. */
-typedef void (*group_open)(lua_State *L);
-
-static const struct {
-    const char *name;
-    group_open open; /* fills the table on top of the stack */
-} groups[] = {
-    {"gfx", ona__lua_open_gfx},
-    {"input", ona__lua_open_input},
-    {"audio", ona__lua_open_audio},
-};
-
-/* The groups' filler (lua_lazy.h): fill(group table, index in `groups`). */
-static int group_fill(lua_State *L) {
-    size_t g = (size_t)lua_tointeger(L, 2);
-    lua_settop(L, 1);
-    groups[g].open(L);
-    return 0;
-}
-
-/* Adds the group stubs to the `ona` table on top of the stack. */
-static void add_groups(lua_State *L) {
-    ona__lua_lazy_push_methods(L);
-    int methods = lua_gettop(L) - 1;
-    lua_pushcfunction(L, group_fill);
-    for (size_t g = 0; g < ONA_ARRAY_COUNT(groups); g++) {
-        ona__lua_lazy_table(L, methods, methods + 2, (lua_Integer)g);
-        lua_setfield(L, methods - 1, groups[g].name);
-    }
-    lua_pop(L, 3);
-}
-
 void ona__lua_open_ona(lua_State *L) {
     static const luaL_Reg functions[] = {
         {"try_send", l_ona_try_send},
@@ -549,11 +445,10 @@ void ona__lua_open_ona(lua_State *L) {
         {"buffer", l_buffer_new},
         {NULL, NULL},
     };
-    lua_createtable(L, 0, 32); /* the fields below, and the prelude's: no rehash as it fills */
     luaL_register(L, NULL, functions);
-    add_groups(L);
-    ona__lua_open_time(L);
-    ona__lua_open_save(L);
+}
+
+void ona__lua_push_raw(lua_State *L) {
     lua_pushcfunction(L, l_ona_print);
     lua_setglobal(L, "print");
     lua_createtable(L, 0, 16);

@@ -1,5 +1,5 @@
 /*
- * l_save.c: ona.save(name, value) and ona.load(name) for Lua systems (issue 10).
+ * l_save.c: ona.save(name, value) and ona.load(name) for Lua systems.
  *
  * Design note. A value is encoded by the message codec (l_message.c) exactly as a send would,
  * so whatever can be sent can be saved (nil, booleans, numbers, strings, nested tables; shared
@@ -12,7 +12,8 @@
  * read.
  */
 #include "l_message.h"
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "lua_host.h"
 #include "save.h"
 

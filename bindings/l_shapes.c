@@ -1,6 +1,6 @@
 /*
  * l_shapes.c: ona.gfx.rect, line, circle and polygon: shapes tessellated by runtime/gfx/shapes.c
- * into free quads and drawn with the runtime's 1x1 white texture (issue 11).
+ * into free quads and drawn with the runtime's 1x1 white texture.
  *
  * Design note. A shape is at most ONA_SHAPE_MAX_POINTS quads, written into an array on the C
  * stack and appended to the render queue in one ona__lua_draw (so consecutive shapes of a system
@@ -12,8 +12,9 @@
  * (0xRRGGBBAA or {r, g, b[, a]}), segments (circles, 3..1024), cap = "butt" | "square" | "round"
  * (two-point lines), closed (polylines), layer.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 #include "services.h"
@@ -198,6 +199,4 @@ void ona__lua_open_shapes(lua_State *L) {
         {"polygon", l_gfx_polygon}, {NULL, NULL},
     };
     luaL_register(L, NULL, fns);
-    ona__lua_open_sheet(L);
-    ona__lua_open_tilemap(L);
 }

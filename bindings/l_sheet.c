@@ -1,5 +1,5 @@
 /*
- * l_sheet.c: sprite sheets and their animations (issue 11): ona.gfx.sheet(texture, frame_w,
+ * l_sheet.c: sprite sheets and their animations: ona.gfx.sheet(texture, frame_w,
  * frame_h [, {animations = {name = {frames = {...}, fps = 10, loop = true}}}]) -> ona.Sheet,
  * sheet:draw(frame, x, y [, opts]), sheet:animation(name) -> ona.Animation with :update(dt),
  * :draw(x, y [, opts]), :frame(), :done(), :reset().
@@ -17,8 +17,9 @@
  * Sprite options (sheet:draw, animation:draw): layer (+ the shared draw options), rotation,
  * scale, sx, sy (negative flips), ox, oy (origin in frame pixels), tint.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

@@ -10,6 +10,7 @@
  * nothing leaks when Lua raises; it is released before the function returns.
  */
 #include "l_ona.h"
+#include "lua_check.h"
 
 #include "l_message.h"
 #include "lua_host.h"

@@ -1,5 +1,5 @@
 /*
- * l_text.c: text with real fonts in Lua (issue 10): ona.gfx.font, ona.gfx.print and
+ * l_text.c: text with real fonts in Lua: ona.gfx.font, ona.gfx.print and
  * ona.gfx.measure, over runtime/gfx/text.c and text_layout.c.
  *
  * Design note. A font handle is a number, like a texture's. Loading resolves the path against
@@ -14,8 +14,9 @@
  *   ona.gfx.print(font, text, x, y [, {align, width, wrap, tint, layer, scale}])
  *   ona.gfx.measure(font, text [, {width, wrap, scale}]) -> width, height
  */
-#include "l_gfx.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 
 #include "lua_host.h"
 

@@ -1,5 +1,5 @@
 /*
- * l_tilemap.c: tile maps (issue 11): ona.gfx.tilemap(texture, tile_w, tile_h, w, h [, buffer])
+ * l_tilemap.c: tile maps: ona.gfx.tilemap(texture, tile_w, tile_h, w, h [, buffer])
  * -> ona.Tilemap with map:set(x, y, id), map:get(x, y), map:size(), map:buffer(),
  * map:draw(x, y [, opts]) -> tiles drawn.
  *
@@ -12,8 +12,9 @@
  * rectangle visible on its layer at the frame's start and emits only the tiles overlapping it
  * (runtime/gfx/shapes.c), in chunks of a stack array, as ordinary sprites of the texture.
  */
-#include "l_shapes.h"
-#include "l_ona.h"
+#include "lua_draw_args.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "l_types.h"
 
 #include "lua_host.h"

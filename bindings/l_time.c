@@ -1,6 +1,6 @@
 /*
  * l_time.c: game time and seeded random numbers for Lua systems: ona.time(), ona.dt() and
- * ona.random([seed]) (issue 10).
+ * ona.random([seed]).
  *
  * Design note. ona.time() is the runtime's game clock (runtime/services/time.c: the sum of the
  * frames' dt, exact under a fixed step), written by main before a frame's turns and only read
@@ -11,7 +11,8 @@
  * seed comes from the system's name, its spawn order and how many default seeds this state took
  * before (kept in the registry, so a restart, which makes a fresh state, starts over).
  */
-#include "l_ona.h"
+#include "l_modules.h"
+#include "lua_check.h"
 #include "lua_host.h"
 
 #include <lauxlib.h>
@@ -146,7 +147,7 @@ static int l_time_random(lua_State *L) {
     return 1;
 }
 
-/* ona.random as registered (issue 12): the generators' metatable is made at the first call, not
+/* ona.random as registered: the generators' metatable is made at the first call, not
  * at every spawn (most systems make no generator); the upvalue says it is there. */
 static int l_time_random_first(lua_State *L) {
     static const luaL_Reg methods[] = {

@@ -22,7 +22,7 @@
  * state is closed. LuaJIT passes every block's size when it frees or resizes it, so the class of
  * a block is known from its size and a block needs no header. Building a state makes and frees
  * ~3,000 blocks, nearly all small; through glibc's malloc/free they were 45% of a spawn's
- * instructions (issue 12). Freed small blocks stay in their class for the state's next ones;
+ * instructions. Freed small blocks stay in their class for the state's next ones;
  * the memory of a state is therefore at most its peak of small blocks plus a chunk per class in
  * use, while mem_used, the cap and ona.memory() count the bytes LuaJIT asked for, as before. */
 #define POOL_CLASS 16
@@ -187,7 +187,7 @@ static NOT_INLINED void *lua_alloc_slow(ona__lua *lua, void *ptr, size_t osize, 
 }
 
 /* The two calls of nearly every block, freeing a small block and making a new one, while the
- * pool is not mixed, without the general path's tests (issue 12: the allocator was a fifth of a
+ * pool is not mixed, without the general path's tests (the allocator was a fifth of a
  * spawn's instructions); the same outcome as lua_alloc_slow, which does everything else. */
 static void *lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     ona__lua *lua = ud;

@@ -7,8 +7,8 @@
  * (ona__lua_raise, ona__lua_argerror), so a misuse reads the same whichever function it came
  * through. A draw is refused outside a turn, where no frame is being built.
  */
+#include "lua_check.h"
 #include "lua_draw_args.h"
-#include "l_gfx.h"
 #include "l_ona.h"
 #include "lua_host.h"
 
@@ -72,7 +72,7 @@ void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key) 
     if (layer != floor(layer) || layer < -1000000 || layer > 1000000)
         ona__lua_argerror(L, t, fn, "opts.layer must be an integer");
     key->layer = (int32_t)layer;
-    /* Issue 11: blend, shader, target (l_draw.c checks each). */
+    /* Blend, shader, target (l_draw.c checks each). */
     ona__lua_draw_state(L, t, fn, &key->blend, &key->shader, &key->target);
 }
 

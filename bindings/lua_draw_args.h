@@ -9,9 +9,14 @@
 
 #include <lua.h>
 
+/* Reads opts.blend ("alpha", "premultiplied", "add", "multiply"), opts.shader (an
+ * ona.gfx.shader handle) and opts.target (an ona.gfx.canvas handle) from the table at t into the
+ * outputs, leaving those the table lacks; raises on a bad value (l_draw.c). */
+void ona__lua_draw_state(lua_State *L, int t, const char *fn, uint32_t *blend, uint32_t *shader,
+                         uint32_t *target);
 /* Reads the draw options every drawing function shares from the opts table at index t (nothing
- * when t is none or nil) into key: `layer` (an integer), blend, shader, target (issue 11).
- * Fields the table lacks keep the key's value. */
+ * when t is none or nil) into key: `layer` (an integer), blend, shader, target. Fields the table
+ * lacks keep the key's value. */
 void ona__lua_draw_key(lua_State *L, int t, const char *fn, ona__draw_key *key);
 /* Appends sprites to this turn's render queue (ona__system_draw); raises outside a turn or when
  * out of memory. */

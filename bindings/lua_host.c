@@ -12,16 +12,17 @@
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
  *  - A spawn builds only what every system needs (issue 12): the standard libraries a script may
- *    never touch are opened on first use (std_libs), as are the `ona` groups (l_ona.c), and the
+ *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c), and the
  *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  */
 #include "lua_host.h"
 #include "lua_lazy.h"
 #include "lua_watchdog.h"
 
-#include "l_gfx.h"
 #include "l_message.h"
+#include "l_modules.h"
 #include "l_ona.h"
+#include "lua_check.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -186,7 +187,7 @@ static int open_state(lua_State *L) {
     lua_setfield(L, -2, "ona.inbox");
     lua_pop(L, 2);
     ona__lua_register_types(L);
-    ona__lua_open_ona(L); /* pushes ona, raw */
+    ona__lua_open_modules(L); /* pushes ona, raw */
     lua_pushcfunction(L, reload_chunk);
     lua_setfield(L, -2, "reload_chunk");
     lua_pushvalue(L, -2);

@@ -1,6 +1,6 @@
 /*
- * lua_lazy.h: tables filled on their first use (issue 12). The `ona` groups (gfx, input, audio:
- * bindings/l_ona.c) and the standard libraries a script may never touch (io, os, math, debug,
+ * lua_lazy.h: tables filled on their first use. The `ona` groups (gfx, input, audio:
+ * bindings/l_modules.c) and the standard libraries a script may never touch (io, os, math, debug,
  * bit: bindings/lua_host.c) are made this way at every spawn, so a state pays for what its
  * script uses. Internal to the runtime; any thread running the state's code.
  */

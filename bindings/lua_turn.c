@@ -23,8 +23,9 @@
  */
 #include "lua_watchdog.h"
 
-#include "l_gfx.h"
+#include "l_input.h"
 #include "l_message.h"
+#include "lua_check.h"
 
 #include <lauxlib.h>
 #include <stdio.h>

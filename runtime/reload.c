@@ -3,14 +3,15 @@
  *
  * Design note. The core's watcher (core/hot_reload.c) says which files changed since the last
  * boundary; here each change goes to whatever uses that file, before the frame's turns: the
- * sprite shaders and game shaders recompile (gfx), a texture is decoded again and re-uploaded under
- * the same handle (gfx), and every system whose host has files is asked through its table
- * (ona__host.reload): a Lua system whose script or required project module is that file re-runs
- * its code in its own state (bindings/lua_reload.c). A failure (compile error, raising chunk or
- * reload hook) logs file:line and leaves the old code running; the next save is tried again. A
- * successful reload of a paused system (it failed while files are watched) resumes it with its
- * state kept (ona__core_resume): edit and continue. A changed sound (issue 10) is decoded again
- * under the same handle (runtime/audio/audio.c).
+ * sprite shaders recompile (gfx); every asset loaded from the file (a texture, sound, font or
+ * game shader) is reloaded under the same handle by the asset registry (services/assets.c), which
+ * also fills a texture or sound whose file was missing when it appears; and every system whose
+ * host has files is asked through its table (ona__host.reload): a Lua system whose script or
+ * required project module is that file re-runs its code in its own state
+ * (bindings/lua_reload.c). A failure (compile error, raising chunk or reload hook) logs
+ * file:line and leaves the old code running; the next save is tried again. A successful reload
+ * of a paused system (it failed while files are watched) resumes it with its state kept
+ * (ona__core_resume): edit and continue.
  */
 #include "runtime_internal.h"
 
@@ -40,19 +41,15 @@ static void tally(reload_tally *t, bool ours, bool ok) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
+    ona__assets_look_for_missing(&rt->services.assets);
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
         reload_tally n = {0};
         ona__video *v = &rt->services.video;
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag")))
             tally(&n, true, ona__gfx_reload_shaders(v->gfx) == 0);
-        int sh = ona__video_shader_reload(v, path); /* a game shader (issue 11) */
-        tally(&n, sh != ONA_ENOENT, sh == 0);
-        int a =
-            rt->services.audio_ready ? ona__audio_reload(&rt->services.audio, path) : ONA_ENOENT;
-        tally(&n, a != ONA_ENOENT, a == 0); /* a sound (issue 10) */
-        int t = ona__textures_reload(&v->textures, path);
-        tally(&n, t != ONA_ENOENT, t == 0);
+        int a = ona__assets_reload(&rt->services.assets, path); /* textures, sounds, fonts */
+        tally(&n, a != ONA_ENOENT, a == 0);
         /* Every system whose host has files asks it: >0 reloaded, 0 not its file, <0 failed. */
         for (uint32_t s = 0; s < rt->core.system_count; s++) {
             ona__system *sys = rt->core.systems[s];

@@ -192,6 +192,13 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__hot_reload_init(&rt->hot, &rt->loop, desc.hot_reload);
         rt->hot_ready = rc == 0;
     }
+    if (rc == 0) {
+        rc = ona__assets_init(&svc->assets, svc->roots, svc->root_count, svc->hot);
+        svc->assets_ready = rc == 0;
+        if (rc == 0)
+            ona__assets_set_builtin_kinds(&svc->assets, &svc->video.textures, &svc->audio,
+                                          svc->video.fonts, &svc->video);
+    }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
         rc = ona__signals_start(rt);
@@ -224,6 +231,8 @@ void ona_runtime_destroy(ona_runtime *rt) {
     if (rt->core_ready)
         ona__core_free(&rt->core);
     ona__watchdog_stop(rt->services.watchdog); /* after the systems' exits, which it watches */
+    if (rt->services.assets_ready)
+        ona__assets_free(&rt->services.assets);
     if (rt->services.audio_ready)
         ona__audio_free(&rt->services.audio);
     if (rt->services.video_ready)
@@ -424,12 +433,7 @@ int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
     if (!rt || !path || !out)
         return ONA_EINVAL;
-    char resolved[4096];
-    ona__services_locate(&rt->services, path, resolved, sizeof resolved);
-    int rc = ona__textures_load(&rt->services.video.textures, resolved, "gfx", out);
-    if (rc == 0)
-        ona__hot_reload_watch(&rt->hot, resolved);
-    return rc;
+    return ona__services_texture_load(&rt->services, path, "gfx", out);
 }
 
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
@@ -480,10 +484,5 @@ int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     out->id = rt->services.audio.sounds.placeholder.id;
     if (!path)
         return ONA_EINVAL;
-    char resolved[4096];
-    ona__services_locate(&rt->services, path, resolved, sizeof resolved);
-    int rc = ona__sounds_load(&rt->services.audio.sounds, resolved, "audio", out);
-    if (rc == 0)
-        ona__hot_reload_watch(&rt->hot, resolved);
-    return rc;
+    return ona__services_sound_load(&rt->services, path, "audio", out);
 }

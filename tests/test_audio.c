@@ -325,39 +325,6 @@ END_TEST
 
 /* --- Sounds ---------------------------------------------------------------------------------- */
 
-static void put16(FILE *f, uint16_t v) {
-    fputc(v & 255, f);
-    fputc(v >> 8, f);
-}
-
-static void put32(FILE *f, uint32_t v) {
-    put16(f, (uint16_t)(v & 0xFFFF));
-    put16(f, (uint16_t)(v >> 16));
-}
-
-/* Writes a 16-bit PCM WAV of `frames` frames of `value` (on every channel). */
-static void write_wav(const char *path, uint32_t rate, uint16_t channels, uint32_t frames,
-                      int16_t value) {
-    FILE *f = fopen(path, "wb");
-    ck_assert_msg(f != NULL, "cannot write %s", path);
-    uint32_t data = frames * channels * 2;
-    fwrite("RIFF", 1, 4, f);
-    put32(f, 36 + data);
-    fwrite("WAVEfmt ", 1, 8, f);
-    put32(f, 16);
-    put16(f, 1); /* PCM */
-    put16(f, channels);
-    put32(f, rate);
-    put32(f, rate * channels * 2);
-    put16(f, (uint16_t)(channels * 2));
-    put16(f, 16);
-    fwrite("data", 1, 4, f);
-    put32(f, data);
-    for (uint32_t i = 0; i < frames * channels; i++)
-        put16(f, (uint16_t)value);
-    fclose(f);
-}
-
 static char *game_path(const char *name) {
     static char path[4][1024];
     static int next;
@@ -378,20 +345,20 @@ static void sounds_teardown(void) {
 }
 
 START_TEST(test_audio_decode_wav_and_ogg) {
-    write_wav(game_path("half.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_path("half.wav"), 48000, 1, 4800, 16384);
     ona__pcm *p = NULL;
     ck_assert_int_eq(ona__sound_decode(game_path("half.wav"), "test", &p), 0);
     ck_assert_uint_eq(p->count, 4800); /* same rate: no resampling, mono spread to both sides */
     ck_assert(p->frames[0] == 0.5f && p->frames[1] == 0.5f && p->frames[4799 * 2 + 1] == 0.5f);
     ona__pcm_free(p);
-    write_wav(game_path("low.wav"), 24000, 2, 2400, -8192);
+    wav_write(game_path("low.wav"), 24000, 2, 2400, -8192);
     ck_assert_int_eq(ona__sound_decode(game_path("low.wav"), "test", &p), 0);
     ck_assert_msg(p->count >= 4790 && p->count <= 4810, "24 kHz resampled: %u", p->count);
     ck_assert_msg(fabsf(p->frames[1000 * 2] + 0.25f) < 1e-3f, "%f", p->frames[1000 * 2]);
     ona__pcm_free(p);
     /* CD rate, mono: what the invaders' sounds are; loaded in a runtime that never opens a
      * device (no_audio), where SDL's own converters do not exist. */
-    write_wav(game_path("cd.wav"), 44100, 1, 44100, 8192);
+    wav_write(game_path("cd.wav"), 44100, 1, 44100, 8192);
     const char *roots[] = {game_dir(), NULL};
     ona_runtime *rt;
     ck_assert_int_eq(
@@ -438,7 +405,7 @@ START_TEST(test_audio_missing_and_corrupt_files) {
     ck_assert(captured_logs_contain("text.wav: not a WAV or OGG file"));
     ck_assert_uint_ne(s.id, 0);
     /* Loading twice gives the same handle; the placeholder is not a loaded path. */
-    write_wav(game_path("ok.wav"), 48000, 1, 10, 100);
+    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
     ona_sound a, b;
     ck_assert_int_eq(ona_runtime_sound_load(rt, "ok.wav", &a), 0);
     ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("ok.wav"), &b), 0);
@@ -453,11 +420,11 @@ START_TEST(test_audio_hot_reload) {
     ona_runtime_desc desc = {.threads = 1};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
-    write_wav(game_path("r.wav"), 48000, 1, 100, 16384);
+    wav_write(game_path("r.wav"), 48000, 1, 100, 16384);
     ona_sound s;
     ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("r.wav"), &s), 0);
     ck_assert(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->frames[0] == 0.5f);
-    write_wav(game_path("r.wav"), 48000, 1, 200, 8192);
+    wav_write(game_path("r.wav"), 48000, 1, 200, 8192);
     ck_assert_int_eq(ona_runtime_reload(rt, game_path("r.wav")), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     const ona__pcm *p = ona__sounds_pcm(&rt->services.audio.sounds, s.id);
@@ -541,7 +508,7 @@ static int player_init(ona_ctx *ctx, void *state) {
 /* A native system plays a 4800-frame sound of 0.5 at volume 0.5, pan 0.5: from the hand-off on,
  * the file has left 0.125 and right 0.25 for 4800 frames, silence before and after. */
 START_TEST(test_audio_disk_native_play_pan_volume) {
-    write_wav(game_path("half.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_path("half.wav"), 48000, 1, 4800, 16384);
     ona_runtime_desc desc = {.threads = 2};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
@@ -577,7 +544,7 @@ END_TEST
 
 /* Lua: a looping sound plays from the first hand-off and stops at the third frame's. */
 START_TEST(test_audio_disk_lua_stop) {
-    write_wav(game_path("loop.wav"), 48000, 1, 100, 16384);
+    wav_write(game_path("loop.wav"), 48000, 1, 100, 16384);
     game_write("looper.lua",
                "local s = assert(ona.audio.sound('loop.wav'))\n"
                "local voice\n"
@@ -676,7 +643,7 @@ START_TEST(test_audio_silent_without_device) {
 END_TEST
 
 START_TEST(test_audio_lua_misuse) {
-    write_wav(game_path("ok.wav"), 48000, 1, 10, 100);
+    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
     game_write("misuse.lua",
                "local function try(f, ...) local ok, e = pcall(f, ...) print('ERR', e) end\n"
                "local s, err = ona.audio.sound('none.wav')\n"
@@ -762,7 +729,7 @@ START_TEST(test_audio_c_api_errors) {
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     c_calls c = {0};
-    write_wav(game_path("ok.wav"), 48000, 1, 10, 100);
+    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
     ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("ok.wav"), &c.sound), 0);
     ona_system sys;
     ck_assert_int_eq(

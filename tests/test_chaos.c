@@ -77,21 +77,10 @@ static int tally_process(ona_ctx *ctx, void *state, double dt) {
 /* --- Files ----------------------------------------------------------------------------------- */
 
 static void copy_script(const char *from, const char *to) {
-    char src[512], dst[512], tmp[520];
+    char src[512], dst[512];
     snprintf(src, sizeof src, "%s/tests/lua/chaos/%s", ONA_SOURCE_DIR, from);
     snprintf(dst, sizeof dst, "%s/%s", dir, to);
-    snprintf(tmp, sizeof tmp, "%s.tmp", dst);
-    FILE *in = fopen(src, "rb");
-    ck_assert_msg(in != NULL, "cannot open %s", src);
-    FILE *out = fopen(tmp, "wb");
-    ck_assert_ptr_nonnull(out);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    ck_assert_int_eq(fclose(out), 0);
-    ck_assert_int_eq(rename(tmp, dst), 0); /* as editors save */
+    file_save_copy(src, dst);
 }
 
 static void setup(void) {

@@ -375,3 +375,53 @@ void expect_golden(const uint8_t *got, int w, int h, const char *name) {
                  "picture drawn is %s)",
                  name, differing, total / values, actual);
 }
+
+/* --- Sound files ---------------------------------------------------------------------------- */
+
+static void put16(FILE *f, uint16_t v) {
+    fputc(v & 255, f);
+    fputc(v >> 8, f);
+}
+
+static void put32(FILE *f, uint32_t v) {
+    put16(f, (uint16_t)(v & 0xFFFF));
+    put16(f, (uint16_t)(v >> 16));
+}
+
+/* Writes a 16-bit PCM WAV of `frames` frames of `value` (on every channel). */
+void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames, int16_t value) {
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    uint32_t data = frames * channels * 2;
+    fwrite("RIFF", 1, 4, f);
+    put32(f, 36 + data);
+    fwrite("WAVEfmt ", 1, 8, f);
+    put32(f, 16);
+    put16(f, 1); /* PCM */
+    put16(f, channels);
+    put32(f, rate);
+    put32(f, rate * channels * 2);
+    put16(f, (uint16_t)(channels * 2));
+    put16(f, 16);
+    fwrite("data", 1, 4, f);
+    put32(f, data);
+    for (uint32_t i = 0; i < frames * channels; i++)
+        put16(f, (uint16_t)value);
+    fclose(f);
+}
+
+void file_save_copy(const char *from, const char *to) {
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s.tmp", to);
+    FILE *in = fopen(from, "rb");
+    ck_assert_msg(in != NULL, "cannot open %s", from);
+    FILE *out = fopen(tmp, "wb");
+    ck_assert_ptr_nonnull(out);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+    ck_assert_int_eq(rename(tmp, to), 0);
+}

@@ -88,6 +88,11 @@ void game_write(const char *name, const char *text);
 /* Rewrites `name` in place (truncate, then write), as some editors do. */
 void game_write_in_place(const char *name, const char *text);
 
+/* Copies the file `from` to `to` the way editors save: a new file beside it, renamed over it. */
+void file_save_copy(const char *from, const char *to);
+/* Writes a 16-bit PCM WAV of `frames` frames of `value` (on every channel) at `path`. */
+void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t frames, int16_t value);
+
 /* For the sample games' suites: no error or warning was logged, and exactly `systems` systems
  * exist, each running, with no error and no restart. */
 void assert_game_clean(ona_runtime *rt, uint32_t systems);

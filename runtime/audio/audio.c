@@ -201,14 +201,14 @@ void ona__audio_frame(ona__audio *a) {
     close_streams(retired, n);
 }
 
-int ona__audio_reload(ona__audio *a, const char *path) {
-    uint32_t id = ona__sounds_find(&a->sounds, path);
-    if (!id)
-        return ONA_ENOENT;
+int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path) {
+    uint32_t id = sound.id;
+    if (!ona__sounds_valid(&a->sounds, sound) || id == a->sounds.placeholder.id)
+        return ONA_ESTALE;
     ona__pcm *pcm = NULL;
     int rc = ona__sound_decode(path, "hot reload", &pcm);
     if (rc)
-        return rc == ONA_ENOENT ? ONA_EIO : rc; /* ENOENT means "not a sound" to the caller */
+        return rc;
     if (a->open)
         SDL_LockAudioDevice(a->device);
     ona__pcm *old = ona__sounds_swap(&a->sounds, id, pcm);

@@ -62,9 +62,10 @@ int ona__audio_push(ona__audio *a, ona__system *sys, ona__audio_cmd *cmd, const 
  * under the device's lock, closes the streams the mixer is done with, clears the queues. */
 void ona__audio_frame(ona__audio *a);
 
-/* Main, at the frame boundary: decodes `path` again into the sound loaded from it. Returns
- * ONA_ENOENT when no sound came from it, or the decode error (logged; the old sound stays). */
-int ona__audio_reload(ona__audio *a, const char *path);
+/* Main, at the frame boundary: decodes `path` again into `sound` (loaded from it), re-pointing
+ * the voices that play it. Returns ONA_ESTALE for a stale handle or the shared placeholder, or
+ * the decode error (logged; the old sound stays). */
+int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path);
 
 /* Main: the mixer's output frame count now (under the device's lock; 0 without a device). */
 uint64_t ona__audio_frames_mixed(ona__audio *a);

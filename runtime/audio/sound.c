@@ -6,10 +6,12 @@
  * mixer never converts; WAV comes through SDL_LoadWAV_RW, OGG through stb_vorbis (libstb). The
  * registry works like the texture registry (gfx/texture.c): slots are handed out in order and
  * never reused, a handle's `id` is published with a release store and checked with an acquire
- * load, decoding happens outside the lock, and the same path gives the same handle. A file that
- * cannot be read or decoded is logged by name and gets the silent placeholder (0 frames), which
- * plays as nothing. A reload (main, at the frame boundary) decodes again and swaps the samples
- * under the same handle; audio.c re-points playing voices under the device's lock.
+ * load, and decoding happens outside the lock. Which path has which handle is the asset
+ * registry's (services/assets.c), which loads each path once. A file that cannot be read or
+ * decoded is logged by name and gets a silent sound of its own (0 frames), which plays as
+ * nothing until a reload gives it the file's samples. A reload (main, at the frame boundary)
+ * decodes again and swaps the samples under the same handle; audio.c re-points playing voices under
+ * the device's lock.
  *
  * Music is not decoded whole: an OGG stream (stb_vorbis_open_filename) decodes a chunk at a time
  * on the mixer's thread, as the mixer reads, and an SDL_AudioStream converts it to 48 kHz.
@@ -46,13 +48,12 @@ void ona__pcm_free(ona__pcm *pcm) {
     }
 }
 
-/* Called with the lock held; takes `path` and `pcm`. */
-static int insert(ona__sounds *s, char *path, ona__pcm *pcm, ona_sound *out) {
+/* Called with the lock held; takes `pcm`. */
+static int insert(ona__sounds *s, ona__pcm *pcm, ona_sound *out) {
     if (s->used >= ONA__MAX_SOUNDS)
         return ONA_ELIMIT;
     uint32_t index = s->used++;
     ona__sound *slot = &s->slots[index];
-    slot->path = path;
     slot->pcm = pcm;
     out->id = make_id(index);
     /* release: readers that see the id see the fields above. */
@@ -71,15 +72,13 @@ int ona__sounds_init(ona__sounds *s) {
         uv_mutex_destroy(&s->lock);
         return ONA_ENOMEM;
     }
-    insert(s, NULL, silent, &s->placeholder);
+    insert(s, silent, &s->placeholder);
     return 0;
 }
 
 void ona__sounds_free(ona__sounds *s) {
-    for (uint32_t i = 0; i < s->used; i++) {
+    for (uint32_t i = 0; i < s->used; i++)
         ona__pcm_free(s->slots[i].pcm);
-        ona__free(s->slots[i].path);
-    }
     s->used = 0;
     uv_mutex_destroy(&s->lock);
 }
@@ -239,47 +238,24 @@ int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
     return rc;
 }
 
-static bool find_path(ona__sounds *s, const char *path, ona_sound *out) {
-    for (uint32_t i = 0; i < s->used; i++) {
-        if (s->slots[i].path && strcmp(s->slots[i].path, path) == 0) {
-            out->id = make_id(i);
-            return true;
-        }
-    }
-    return false;
-}
-
 int ona__sounds_load(ona__sounds *s, const char *path, const char *who, ona_sound *out) {
     out->id = s->placeholder.id;
-    uv_mutex_lock(&s->lock);
-    bool known = find_path(s, path, out);
-    uv_mutex_unlock(&s->lock);
-    if (known)
-        return 0;
     ona__pcm *pcm = NULL;
     int rc = ona__sound_decode(path, who, &pcm);
-    if (rc)
-        return rc;
-    char *copy = ona__malloc(strlen(path) + 1);
-    if (!copy) {
-        ona__pcm_free(pcm);
-        return ONA_ENOMEM;
-    }
-    strcpy(copy, path);
+    if (rc) /* the file's own silence, which a reload replaces when the file can be read */
+        pcm = ona__calloc(1, sizeof *pcm);
+    if (!pcm)
+        return rc ? rc : ONA_ENOMEM;
     uv_mutex_lock(&s->lock);
-    if (find_path(s, path, out)) { /* another thread loaded it meanwhile */
-        ona__pcm_free(pcm);
-        ona__free(copy);
-    } else if ((rc = insert(s, copy, pcm, out)) != 0) {
-        ona__pcm_free(pcm);
-        ona__free(copy);
-        out->id = s->placeholder.id;
-    }
+    int made = insert(s, pcm, out);
     uv_mutex_unlock(&s->lock);
-    if (rc)
+    if (made) {
+        ona__pcm_free(pcm);
+        out->id = s->placeholder.id;
         ona_log(ONA_LOG_ERROR, who, "sound %s: %s (at most %d sounds); playing silence instead",
-                path, ona_strerror(rc), ONA__MAX_SOUNDS);
-    return rc;
+                path, ona_strerror(made), ONA__MAX_SOUNDS);
+    }
+    return rc ? rc : made;
 }
 
 bool ona__sounds_valid(ona__sounds *s, ona_sound sound) {
@@ -294,14 +270,6 @@ const ona__pcm *ona__sounds_pcm(ona__sounds *s, uint32_t id) {
     const ona__pcm *pcm = slot->pcm;
     uv_mutex_unlock(&s->lock);
     return pcm;
-}
-
-uint32_t ona__sounds_find(ona__sounds *s, const char *path) {
-    ona_sound out = {0};
-    uv_mutex_lock(&s->lock);
-    bool known = find_path(s, path, &out);
-    uv_mutex_unlock(&s->lock);
-    return known ? out.id : 0;
 }
 
 ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm) {

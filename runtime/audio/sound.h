@@ -1,5 +1,5 @@
 /*
- * sound.h: the sound registry (WAV/OGG decoded once per path into the mixer's format) and music
+ * sound.h: sounds (WAV/OGG decoded into the mixer's format, behind handles) and music
  * streams. Internal.
  */
 #ifndef ONA_SOUND_H
@@ -16,7 +16,6 @@
 
 typedef struct ona__sound {
     _Atomic uint32_t id; /* the live handle, or 0 */
-    char *path;          /* resolved; NULL for the placeholder */
     ona__pcm *pcm;       /* replaced by main only (reload), under the lock */
 } ona__sound;
 
@@ -29,16 +28,14 @@ typedef struct ona__sounds {
 
 int ona__sounds_init(ona__sounds *s);
 void ona__sounds_free(ona__sounds *s);
-/* Loads `path` (resolved) or returns the handle it has. Any thread. On failure logs the file
- * under `who`, sets *out to the silent placeholder and returns ONA_ENOENT, ONA_EFORMAT,
- * ONA_ELIMIT or ONA_ENOMEM. */
+/* Loads `path` (resolved) into a new sound. Any thread. On failure logs the file under `who`,
+ * sets *out to a silent sound (the file's own, which a reload fills, or the shared placeholder
+ * when none can be made) and returns ONA_ENOENT, ONA_EFORMAT, ONA_ELIMIT or ONA_ENOMEM. */
 int ona__sounds_load(ona__sounds *s, const char *path, const char *who, ona_sound *out);
 /* True for a live handle. Any thread. */
 bool ona__sounds_valid(ona__sounds *s, ona_sound sound);
 /* The samples of a live handle, or NULL. Main thread (the pointer changes only on main). */
 const ona__pcm *ona__sounds_pcm(ona__sounds *s, uint32_t id);
-/* Main: the handle loaded from `path`, or 0. */
-uint32_t ona__sounds_find(ona__sounds *s, const char *path);
 /* Main: gives the sound `id` new samples and returns the old ones (the caller frees them with
  * ona__pcm_free once the mixer no longer plays them). */
 ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm);

@@ -15,7 +15,7 @@
  *  - A sender parked on a full mailbox is on the receiver's waiter list (a FIFO under
  *    `waiters_lock`). Kills and stops are applied at the frame boundary (lifecycle.c), which
  *    takes the dying system off every list and fails the senders parked on it.
- *  - Deferred wakes (issue 12). Waking on every message cost a seq_cst fence per push and per
+ *  - Deferred wakes. Waking on every message cost a seq_cst fence per push and per
  *    pop, and with several senders on a full mailbox each pop woke a sender that found room for
  *    one message and parked again: 4 -> 1 on 2 threads ran at a fifth of 1 thread's rate. Now:
  *    the first message a turn (or a resumed turn) sends to a receiver wakes it at once, so a

@@ -15,7 +15,7 @@
  *   BUFFER_REF 8    an `ona_buffer *`
  *   TABLE 9         u32 array size, u32 hash size, then key, value, key, value, ..., END 10
  *   STRING8 11      as STRING with a u8 length: the writer's form of byte strings under 256
- *                   bytes (issue 12: `{x = 1, y = 2, name = "abc"}` fits ONA_MESSAGE_INLINE, so
+ *                   bytes (`{x = 1, y = 2, name = "abc"}` fits ONA_MESSAGE_INLINE, so
  *                   a table message like it allocates nothing); STRING is used from 256 bytes
  *
  * Tag 0 is invalid, so zeroed bytes never decode. Multi-byte fields are in native byte order

@@ -82,7 +82,7 @@ int ona__message_token(const uint8_t *bytes, uint32_t size, uint32_t *offset, on
 
 /* The token at *offset of bytes known to be well formed (ona__message_check accepted them, or the
  * writer wrote them): as ona__message_token without the bounds checks and without clearing the
- * fields the tag does not use, for decoders that step through every token (issue 12). */
+ * fields the tag does not use, for decoders that step through every token. */
 static inline void ona__message_token_trusted(const uint8_t *bytes, uint32_t *offset,
                                               ona__token *t) {
     uint32_t off = *offset, used = 0;
@@ -144,7 +144,7 @@ int ona__message_check(const uint8_t *bytes, size_t size, bool allow_refs, uint3
  * ONA_EINVAL when the message already owns buffers. */
 int ona__message_write_buffer_lent(ona_message_writer *w, ona_buffer *buffer);
 
-/* --- The writer's fast path, for the Lua encoder (issue 12) ---------------------------------
+/* --- The writer's fast path, for the Lua encoder --------------------------------------------
  * Writes the tokens the Lua encoder writes most (string keys and values under 256 bytes, number
  * values) without the public writer's per-token checks: the caller guarantees that the writer
  * has no error and that the token may go where it goes (strings and numbers that are not NaN

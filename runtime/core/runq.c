@@ -20,7 +20,7 @@
  *    epoch, re-checks for work, then sleeps until the epoch moves. During a frame a thread that
  *    runs out of work first spins for SPIN_NS (pause, watching the epoch), not
  *    counted as a sleeper, so a wake in that window costs the waker no futex call and the woken
- *    no trip through the kernel (issue 12: 4 -> 1 on 2 threads made ~4,000 context switches per
+ *    no trip through the kernel (4 -> 1 on 2 threads made ~4,000 context switches per
  *    million messages, each several microseconds). Main waits on
  *    its own condvar, so the frame's last turn on a worker wakes main alone, and a frame that
  *    runs entirely on main makes no wake-up call at all. A thread wakes a sleeper mid-frame only

@@ -8,14 +8,14 @@
  * 4-vertex triangle strip over a static unit quad; its 48-byte ona__sprite record is read
  * straight from the instance buffer as per-instance attributes (divisor 1), and each run of
  * instances sharing a texture is one glDrawArraysInstancedBaseInstance call whose base instance
- * selects the run's records. A run also carries its draw state (issue 11: program, blend mode,
+ * selects the run's records. A run also carries its draw state (program, blend mode,
  * view and viewport); the draw loop changes GL state only where it differs from the previous
  * run's. Canvases are textures with a framebuffer; ona__gfx_target switches between them and
  * the screen, and a canvas is drawn y-flipped so that its row 0 is its top like a file's. A frame
  * is ona__gfx_begin (viewport, clear, camera), ona__gfx_instances (gl_ring.c: the frame's region of
  * the ring), ona__gfx_draw, ona__gfx_end (gl_ring.c: the region's fence).
  *
- * The heap (issue 12). A software driver (Mesa's llvmpipe) allocates its vertex and binning
+ * The heap. A software driver (Mesa's llvmpipe) allocates its vertex and binning
  * buffers on the calling thread's heap at every draw, a few MB at a bunnymark's counts, and
  * frees them at the end of the frame. glibc then returns the top of its heap to the kernel
  * (brk) when more than M_TRIM_THRESHOLD is free there, so that every frame faults the same

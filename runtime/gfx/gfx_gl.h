@@ -39,7 +39,7 @@ typedef struct ona__gfx_run {
     int width, height; /* its size in texels */
     uint32_t first;    /* first instance (index into this frame's instances) */
     uint32_t count;
-    /* Draw state (issue 11); zeroes are the defaults, so a run made with only the fields above
+    /* Draw state; zeroes are the defaults, so a run made with only the fields above
      * draws as before. */
     uint32_t program; /* a game program (ona__gfx_program_build); 0: the sprite program */
     uint32_t blend;   /* ona_blend; 0 (default) is alpha */
@@ -93,7 +93,7 @@ ona__sprite *ona__gfx_instances(ona__gfx *g, uint32_t count);
 /* Draws the runs (one instanced draw each) from the instances written this frame, in order. */
 void ona__gfx_draw(ona__gfx *g, const ona__gfx_run *runs, uint32_t run_count);
 
-/* --- Draw state (issue 11) -------------------------------------------------------------------- */
+/* --- Draw state ------------------------------------------------------------------------------- */
 
 /* Makes a width x height RGBA8 texture (cleared to transparent) and a framebuffer drawing into
  * it. Errors: ONA_EINVAL, ONA_EGFX. */

@@ -267,7 +267,7 @@ int ona__gfx_reload_shaders(ona__gfx *g) {
     return 0;
 }
 
-/* Game programs (issue 11): a game's fragment shader linked with the sprite vertex stage, so the
+/* Game programs: a game's fragment shader linked with the sprite vertex stage, so the
  * instance layout, u_view (location 0) and u_texture_size (location 1) are the runtime's. */
 int ona__gfx_program_build(ona__gfx *g, const char *frag_path, uint32_t *program) {
     if (!g || !frag_path || !program)

@@ -6,8 +6,10 @@
  * Design note.
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
  *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
- *   goes. Loading takes the registry's mutex; printing takes none. A font is published in
- *   `fonts[]` with a release store, so a thread that sees a handle sees the whole font.
+ *   goes. A reload (main, between frames) replaces a file's fonts by fresh ones under the same
+ *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex;
+ *   printing takes none. A font is published in `fonts[]` with a release store, so a thread
+ *   that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
  *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
  *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
@@ -74,6 +76,35 @@ static bool tables_inside(const uint8_t *data, size_t size) {
     return true;
 }
 
+/* Reads the font file at `path` into `file` (data and info). */
+static int read_font(const char *path, font_file *file) {
+    size_t size = 0;
+    int rc = ona__read_file(path, MAX_FILE_SIZE, &file->data, &size);
+    if (rc == 0) {
+        int offset = stbtt_GetFontOffsetForIndex(file->data, 0);
+        if (offset != 0 || !tables_inside(file->data, size) ||
+            !stbtt_InitFont(&file->info, file->data, 0))
+            rc = ONA_EFORMAT;
+    }
+    if (rc) {
+        ona__free(file->data);
+        file->data = NULL;
+    }
+    return rc;
+}
+
+static void free_font(ona__font *ft) {
+    for (int p = 0; p < MAX_PAGES; p++)
+        ona__free(ft->pages[p].alpha);
+    ona__free(ft);
+}
+
+static void free_file(font_file *file) {
+    ona__free(file->data);
+    ona__free(file->path);
+    ona__free(file);
+}
+
 /* Finds or reads a file. Called with the lock held. */
 static int get_file(ona__fonts *f, const char *path, font_file **out) {
     for (uint32_t i = 0; i < f->file_count; i++) {
@@ -92,16 +123,8 @@ static int get_file(ona__fonts *f, const char *path, font_file **out) {
         return ONA_ENOMEM;
     }
     strcpy(copy, path);
-    size_t size = 0;
-    int rc = ona__read_file(path, MAX_FILE_SIZE, &file->data, &size);
-    if (rc == 0) {
-        int offset = stbtt_GetFontOffsetForIndex(file->data, 0);
-        if (offset != 0 || !tables_inside(file->data, size) ||
-            !stbtt_InitFont(&file->info, file->data, 0))
-            rc = ONA_EFORMAT;
-    }
+    int rc = read_font(path, file);
     if (rc) {
-        ona__free(file->data);
         ona__free(file);
         ona__free(copy);
         return rc;
@@ -154,20 +177,12 @@ ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
     return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_acquire);
 }
 
-/* Makes the font of `file` (NULL: the debug font) at `size`, or finds it. Lock held. */
-static int make_font(ona__fonts *f, font_file *file, int size, ona_font *out) {
-    for (uint32_t i = 0; i < f->font_count; i++) {
-        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed); /* ours */
-        if (ft->file == file && ft->size == size) {
-            *out = ft->handle;
-            return 0;
-        }
-    }
-    if (f->font_count >= ONA__MAX_FONTS)
-        return ONA_ELIMIT;
+/* A new font of `file` (NULL: the debug font) at `size`, not yet published; NULL when out of
+ * memory. */
+static ona__font *new_font(font_file *file, int size) {
     ona__font *ft = ona__calloc(1, sizeof *ft);
     if (!ft)
-        return ONA_ENOMEM;
+        return NULL;
     ft->file = file;
     ft->size = size;
     if (file) {
@@ -205,6 +220,23 @@ static int make_font(ona__fonts *f, font_file *file, int size, ona_font *out) {
     }
     for (int i = 0; i < KERN_SIZE; i++)
         atomic_init(&ft->kerns[i], 0);
+    return ft;
+}
+
+/* Makes the font of `file` (NULL: the debug font) at `size`, or finds it. Lock held. */
+static int make_font(ona__fonts *f, font_file *file, int size, ona_font *out) {
+    for (uint32_t i = 0; i < f->font_count; i++) {
+        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed); /* ours */
+        if (ft->file == file && ft->size == size) {
+            *out = ft->handle;
+            return 0;
+        }
+    }
+    if (f->font_count >= ONA__MAX_FONTS)
+        return ONA_ELIMIT;
+    ona__font *ft = new_font(file, size);
+    if (!ft)
+        return ONA_ENOMEM;
     ft->handle.id = f->font_count + 1;
     /* release: a thread that reads this pointer sees the font's fields. */
     atomic_store_explicit(&f->fonts[f->font_count], ft, memory_order_release);
@@ -231,17 +263,16 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
 void ona__fonts_destroy(ona__fonts *f) {
     if (!f)
         return;
-    for (uint32_t i = 0; i < f->font_count; i++) {
-        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed); /* main, last */
-        for (int p = 0; p < MAX_PAGES; p++)
-            ona__free(ft->pages[p].alpha);
-        ona__free(ft);
-    }
-    for (uint32_t i = 0; i < f->file_count; i++) {
-        ona__free(f->files[i]->data);
-        ona__free(f->files[i]->path);
-        ona__free(f->files[i]);
-    }
+    for (uint32_t i = 0; i < f->font_count; i++) /* main, last */
+        free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
+    for (uint32_t i = 0; i < f->file_count; i++)
+        free_file(f->files[i]);
+    for (uint32_t i = 0; i < f->retired_fonts_count; i++)
+        free_font(f->retired_fonts[i]);
+    for (uint32_t i = 0; i < f->retired_files_count; i++)
+        free_file(f->retired_files[i]);
+    ona__free(f->retired_fonts);
+    ona__free(f->retired_files);
     uv_mutex_destroy(&f->lock);
     ona__free(f);
 }
@@ -285,6 +316,91 @@ int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, 
         ona_log(ONA_LOG_ERROR, who, "font %s at %d px: %s (at most %d fonts)",
                 path ? path : "(default)", size, ona_strerror(made), ONA__MAX_FONTS);
     return rc ? rc : made;
+}
+
+/* Makes room for `need` pointers in a retired list. */
+static int reserve(void *list, uint32_t *capacity, uint32_t need) {
+    void **items = *(void ***)list;
+    if (need <= *capacity)
+        return 0;
+    uint32_t cap = need + 8;
+    void **grown = ona__realloc(items, cap * sizeof *grown);
+    if (!grown)
+        return ONA_ENOMEM;
+    *(void ***)list = grown;
+    *capacity = cap;
+    return 0;
+}
+
+int ona__fonts_reload(ona__fonts *f, const char *path) {
+    uv_mutex_lock(&f->lock);
+    font_file *old = NULL;
+    uint32_t which = 0;
+    for (uint32_t i = 0; i < f->file_count && !old; i++)
+        if (strcmp(f->files[i]->path, path) == 0) {
+            old = f->files[i];
+            which = i;
+        }
+    int rc = old ? 0 : ONA_ENOENT;
+    font_file *file = old ? ona__calloc(1, sizeof *file) : NULL;
+    char *copy = file ? ona__malloc(strlen(path) + 1) : NULL;
+    if (old && !copy)
+        rc = ONA_ENOMEM;
+    if (rc == 0) {
+        strcpy(copy, path);
+        file->path = copy;
+        rc = read_font(path, file);
+    }
+    /* Room on the retired lists first, so that nothing below fails half way. */
+    uint32_t uses = 0;
+    for (uint32_t i = 0; rc == 0 && i < f->font_count; i++)
+        uses += atomic_load_explicit(&f->fonts[i], memory_order_relaxed)->file == old; /* ours */
+    ona__font *made[ONA__MAX_FONTS];
+    uint32_t made_count = 0;
+    for (uint32_t i = 0; rc == 0 && i < f->font_count; i++) {
+        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed);
+        if (ft->file != old)
+            continue;
+        ona__font *fresh = new_font(file, ft->size);
+        if (!fresh)
+            rc = ONA_ENOMEM;
+        else
+            made[made_count++] = fresh;
+    }
+    if (rc == 0 &&
+        (reserve(&f->retired_files, &f->retired_files_capacity, f->retired_files_count + 1) != 0 ||
+         reserve(&f->retired_fonts, &f->retired_fonts_capacity, f->retired_fonts_count + uses) !=
+             0))
+        rc = ONA_ENOMEM;
+    if (rc) {
+        for (uint32_t i = 0; i < made_count; i++)
+            free_font(made[i]);
+        if (file) {
+            ona__free(file->data);
+            ona__free(file);
+        }
+        ona__free(copy);
+        uv_mutex_unlock(&f->lock);
+        return rc;
+    }
+    /* Each font of the file is replaced by a fresh one under the same handle: new metrics, an
+     * empty glyph cache and new atlas pages. The old font and file stay allocated until the
+     * registry goes, so a thread still holding them (a measure) reads valid memory. */
+    f->files[which] = file;
+    f->retired_files[f->retired_files_count++] = old;
+    made_count = 0;
+    for (uint32_t i = 0; i < f->font_count; i++) {
+        ona__font *ft = atomic_load_explicit(&f->fonts[i], memory_order_relaxed);
+        if (ft->file != old)
+            continue;
+        ona__font *fresh = made[made_count++];
+        fresh->handle = ft->handle;
+        f->retired_fonts[f->retired_fonts_count++] = ft;
+        /* release: a thread that reads this pointer sees the fresh font's fields. */
+        atomic_store_explicit(&f->fonts[i], fresh, memory_order_release);
+    }
+    uv_mutex_unlock(&f->lock);
+    return 0;
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {

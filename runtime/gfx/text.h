@@ -22,6 +22,12 @@ void ona__fonts_destroy(ona__fonts *f);
  * font); errors are logged under `who`. Any thread. */
 int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, ona_font *out);
 
+/* Main thread, at the frame boundary (no turn runs): reads the font file `path` again; every
+ * font made from it is replaced by one of the new file under the same handle (new metrics, an
+ * empty glyph cache, new atlas pages). ONA_ENOENT when no font came from that file, or the
+ * read error (the old fonts stay). */
+int ona__fonts_reload(ona__fonts *f, const char *path);
+
 /* Receives the sprites of a print, in drawing order, in runs sharing one texture. Returns 0 or
  * an error, which stops the print and is returned by it. */
 typedef int (*ona__text_emit)(void *user, uint32_t texture, const ona_sprite *sprites,

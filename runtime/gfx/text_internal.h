@@ -71,6 +71,12 @@ struct ona__fonts {
     _Atomic(ona__font *) fonts[ONA__MAX_FONTS];
     uint32_t font_count;
     char default_path[PATH_MAX]; /* found once, under the lock; "" before */
+    /* Fonts and files a reload replaced, kept until the registry goes (a thread may still read
+     * them); under the lock. */
+    ona__font **retired_fonts;
+    uint32_t retired_fonts_count, retired_fonts_capacity;
+    font_file **retired_files;
+    uint32_t retired_files_count, retired_files_capacity;
 };
 
 /* What layout needs of one character. */

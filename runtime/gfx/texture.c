@@ -6,7 +6,10 @@
  * readers on any thread check it with an acquire load and then read the immutable size.
  * `pixels` and `gl` are written under the lock (load, upload), and read by main only. Decoding
  * happens outside the lock, so two threads loading different files do not wait for each other;
- * two loading the same new file both decode, and the second keeps the first's handle.
+ * which file a texture came from is the asset registry's business (services/assets.c), which
+ * loads each path once; a texture keeps its path only for messages.
+ * A file that cannot be read still gets a slot of its own that draws the placeholder (no GL
+ * name), so that a reload fills it when the file appears or is fixed.
  * An image is sized from its header (stbi_info_from_memory) before it is decoded: one over
  * MAX_SIDE a side or MAX_PIXELS in all is refused, by name, without spending the memory and the
  * time a decode would (a 1 MB PNG can claim 16000x16000: 1 GB of RGBA, twice with the copy).
@@ -130,17 +133,6 @@ void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_destroy(&t->lock);
 }
 
-static bool find_path(ona__textures *t, const char *path, ona_texture *out) {
-    for (uint32_t i = 0; i < t->used; i++) {
-        ona__texture *s = &t->slots[i];
-        if (s->path && strcmp(s->path, path) == 0) {
-            out->id = make_id(i, s->generation);
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Reads and decodes a PNG (or any format stb_image reads) into RGBA8 pixels. Logs under `who`
  * what went wrong. */
 static int decode_file(const char *path, const char *who, int *w, int *h, uint8_t **out) {
@@ -186,57 +178,49 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
 
 int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out) {
     out->id = t->placeholder.id;
-    uv_mutex_lock(&t->lock);
-    bool known = find_path(t, path, out);
-    uv_mutex_unlock(&t->lock);
-    if (known)
-        return 0;
     int w = 0, h = 0;
     uint8_t *pixels = NULL;
     int rc = decode_file(path, who, &w, &h, &pixels);
-    if (rc)
-        return rc;
     char *path_copy = ona__malloc(strlen(path) + 1);
     if (!path_copy) {
         ona__free(pixels);
         return ONA_ENOMEM;
     }
     strcpy(path_copy, path);
-
     uv_mutex_lock(&t->lock);
-    if (find_path(t, path, out)) {
-        rc = 0; /* another thread loaded it meanwhile */
+    int made;
+    if (rc == 0) {
+        made = insert(t, path_copy, w, h, pixels, false, out);
+    } else {
+        /* The file's own slot, drawing the placeholder (no GL name) at its size, until a reload
+         * fills it: nothing to upload yet. */
+        ona__texture *ph = slot_of(t, t->placeholder.id);
+        made = insert(t, path_copy, ph->width, ph->height, NULL, true, out);
+        if (made == 0)
+            t->pending--;
+    }
+    if (made) {
         ona__free(pixels);
         ona__free(path_copy);
-    } else {
-        rc = insert(t, path_copy, w, h, pixels, false, out);
-        if (rc) {
-            ona__free(pixels);
-            ona__free(path_copy);
-            out->id = t->placeholder.id;
-        }
+        out->id = t->placeholder.id;
     }
     uv_mutex_unlock(&t->lock);
-    if (rc)
-        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path, ona_strerror(rc),
-                ONA__MAX_TEXTURES);
-    return rc;
+    if (made)
+        ona_log(ONA_LOG_ERROR, who, "texture %s: %s (at most %d textures)", path,
+                ona_strerror(made), ONA__MAX_TEXTURES);
+    return rc ? rc : made;
 }
 
-int ona__textures_reload(ona__textures *t, const char *path) {
-    ona_texture tex;
-    uv_mutex_lock(&t->lock);
-    bool known = find_path(t, path, &tex);
-    uv_mutex_unlock(&t->lock);
-    if (!known)
-        return ONA_ENOENT;
+int ona__textures_reload(ona__textures *t, ona_texture tex, const char *path) {
+    ona__texture *s = slot_of(t, tex.id);
+    if (!s || !s->path)
+        return ONA_ESTALE; /* not loaded from a file (the placeholder, a canvas, an atlas) */
     int w = 0, h = 0;
     uint8_t *pixels = NULL;
     int rc = decode_file(path, "hot reload", &w, &h, &pixels);
     if (rc)
-        return rc == ONA_ENOENT ? ONA_EIO : rc; /* ENOENT means "not a texture" to the caller */
+        return rc;
     uv_mutex_lock(&t->lock);
-    ona__texture *s = &t->slots[(tex.id & 0xFFFFu) - 1];
     if (s->pixels)
         ona__free(s->pixels);
     else
@@ -244,6 +228,7 @@ int ona__textures_reload(ona__textures *t, const char *path) {
     s->pixels = pixels;
     s->width = w;
     s->height = h;
+    s->placeholder = false;
     uv_mutex_unlock(&t->lock);
     return 0;
 }
@@ -270,6 +255,11 @@ int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *o
     }
     uv_mutex_unlock(&t->lock);
     return rc;
+}
+
+bool ona__textures_is_placeholder(ona__textures *t, uint32_t id) {
+    ona__texture *s = slot_of(t, id);
+    return s && s->placeholder;
 }
 
 bool ona__textures_is_canvas(ona__textures *t, uint32_t id) {

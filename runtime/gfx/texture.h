@@ -5,9 +5,10 @@
  * A system loads a texture from its turn, on whatever thread runs it, and may draw with it in
  * the same turn. So loading decodes the file at once on the calling thread (stb_image) and
  * hands out a handle with the size known; the GL upload waits for the main thread, which does
- * every pending upload before it draws the frame. The same path gives the same handle. A
- * missing or corrupt file logs its path and gives a visible placeholder (a magenta and black
- * checkerboard) with the error, never a crash.
+ * every pending upload before it draws the frame. A missing or corrupt file logs its path and
+ * gives a handle that draws a visible placeholder (a magenta and black checkerboard) with the
+ * error, never a crash. Which path has which handle is the asset registry's
+ * (services/assets.h): each call here makes a new texture.
  */
 #ifndef ONA_TEXTURE_H
 #define ONA_TEXTURE_H
@@ -52,10 +53,11 @@ int ona__textures_init(ona__textures *t);
 /* Frees pixels and GL textures (gfx may be NULL when there is no GL). Main thread. */
 void ona__textures_free(ona__textures *t, ona__gfx *gfx);
 
-/* Loads `path` (already resolved against the script roots) or returns the handle it already
- * has. Any thread. On failure returns ONA_ENOENT (no file), ONA_EFORMAT (not a decodable
- * image), ONA_ELIMIT or ONA_ENOMEM, logs the path under `who`, and still sets *out to the
- * placeholder so the caller can draw something visible. */
+/* Loads `path` (already resolved against the script roots) into a new texture. Any thread. On
+ * failure returns ONA_ENOENT (no file), ONA_EFORMAT (not a decodable image), ONA_ELIMIT or
+ * ONA_ENOMEM, logs the path under `who`, and still sets *out to a texture that draws the
+ * placeholder (at its size) so the caller can draw something visible: the file's own, which
+ * ona__textures_reload fills later, or the shared placeholder when none can be made. */
 int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out);
 
 /* Makes a texture from RGBA8 pixels (copied). Any thread. */
@@ -67,6 +69,9 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
  * into it are discarded and drawing it draws the placeholder. Any thread. Errors: ONA_EINVAL,
  * ONA_ELIMIT. */
 int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out);
+/* Whether a handle draws the placeholder: the placeholder itself, or a file's texture whose
+ * file could not be read (yet). Any thread inside a turn (main changes it between frames). */
+bool ona__textures_is_placeholder(ona__textures *t, uint32_t id);
 /* Whether a live handle is a canvas. Any thread. */
 bool ona__textures_is_canvas(ona__textures *t, uint32_t id);
 /* Main thread, after upload: a canvas's framebuffer (0 when not a canvas or not made yet). */
@@ -75,10 +80,11 @@ uint32_t ona__textures_fbo(ona__textures *t, uint32_t id, int *width, int *heigh
 /* The size of a live texture; false for a stale handle. Any thread. */
 bool ona__textures_size(ona__textures *t, ona_texture tex, int *width, int *height);
 
-/* Main thread, between frames: decodes `path` again into the texture loaded from it (same
- * handle, size may change); it is uploaded with the next frame. Returns ONA_ENOENT when no
- * texture came from that path, or the decode error (logged; the old picture stays). */
-int ona__textures_reload(ona__textures *t, const char *path);
+/* Main thread, between frames: decodes `path` into `tex`, a texture loaded from a file (same
+ * handle, size may change; a placeholder one gets its real picture); it is uploaded with the
+ * next frame. Returns ONA_ESTALE for a handle not loaded from a file, or the decode error
+ * (logged; the old picture stays). */
+int ona__textures_reload(ona__textures *t, ona_texture tex, const char *path);
 
 /* Main thread: uploads every texture still waiting. */
 void ona__textures_upload(ona__textures *t, ona__gfx *gfx);

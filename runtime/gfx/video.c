@@ -10,7 +10,7 @@
  * run of sprites sharing a texture. The debug overlay (F3) is drawn last, in screen space, with the
  * built-in font.
  *
- * Draw state (issue 11): the frame's settings are applied, and the sorted draws resolved into
+ * Draw state: the frame's settings are applied, and the sorted draws resolved into
  * runs and drawn, by video_state.c (video_internal.h); ona__video_present calls it between the
  * merge and the swap.
  */

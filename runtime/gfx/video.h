@@ -156,16 +156,17 @@ void ona__video_to_screen(const ona__video *v, int32_t layer, float wx, float wy
  * viewport seen through it). False when that viewport is empty. Any thread during the turns. */
 bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]);
 
-/* Registers the game fragment shader at `path` (resolved; the same path gives the same handle);
- * main compiles it before the next frame is drawn. Any thread. Errors: ONA_ELIMIT, ONA_ENOMEM. */
+/* Registers the game fragment shader at `path` (resolved) as a new shader (which path has which
+ * handle is the asset registry's, services/assets.h); main compiles it before the next frame is
+ * drawn. Any thread. Errors: ONA_ELIMIT, ONA_ENOMEM. */
 int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id);
 /* Whether `id` names a loaded game shader. Any thread. */
 bool ona__video_shader_valid(const ona__video *v, uint32_t id);
 /* The path a shader was loaded from (NULL for a stale id). Any thread. */
 const char *ona__video_shader_path(ona__video *v, uint32_t id);
-/* Main, between frames: recompiles the game shader loaded from `path`; a compile error logs
- * path:line and keeps the old program. Returns ONA_ENOENT when no shader came from that path,
- * ONA_EGFX when the build failed. */
-int ona__video_shader_reload(ona__video *v, const char *path);
+/* Main, between frames: recompiles the game shader `id` from its file; a compile error logs
+ * path:line and keeps the old program. Returns ONA_ESTALE for a stale handle, ONA_EGFX when the
+ * build failed. */
+int ona__video_shader_reload(ona__video *v, uint32_t id);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * video_internal.h: what video.c (window, input, the frame's present) and video_state.c (the
- * draw state of issue 11: cameras, layer defaults, game shaders, runs) share. Main thread only,
+ * draw state: cameras, layer defaults, game shaders, runs) share. Main thread only,
  * between the turns.
  */
 #ifndef ONA_VIDEO_INTERNAL_H

@@ -100,13 +100,7 @@ int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id) {
     memcpy(copy, path, len + 1);
     int rc = 0;
     uv_mutex_lock(&v->lock);
-    uint32_t found = 0;
-    for (uint32_t i = 0; i < v->shader_count && !found; i++)
-        if (strcmp(v->shaders[i].path, path) == 0)
-            found = i + 1;
-    if (found) {
-        *id = found;
-    } else if (v->shader_count >= ONA__MAX_SHADERS) {
+    if (v->shader_count >= ONA__MAX_SHADERS) {
         rc = ONA_ELIMIT;
     } else {
         ona__shader_slot *s = &v->shaders[v->shader_count++];
@@ -138,22 +132,16 @@ static int build_shader(ona__video *v, ona__shader_slot *s) {
     return 0;
 }
 
-int ona__video_shader_reload(ona__video *v, const char *path) {
-    uv_mutex_lock(&v->lock);
-    uint32_t count = v->shader_count;
-    uv_mutex_unlock(&v->lock);
-    int rc = ONA_ENOENT;
-    for (uint32_t i = 0; i < count; i++) {
-        ona__shader_slot *s = &v->shaders[i];
-        if (strcmp(s->path, path) != 0)
-            continue;
-        rc = v->gfx ? build_shader(v, s) : 0;
-        if (rc == 0)
-            ona_log(ONA_LOG_INFO, "gfx", "shader %s reloaded", path);
-        else
-            ona_log(ONA_LOG_WARN, "gfx", "shader %s: reload failed, the previous program stays",
-                    path);
-    }
+int ona__video_shader_reload(ona__video *v, uint32_t id) {
+    ona__shader_slot *s = shader_slot(v, id);
+    if (!s)
+        return ONA_ESTALE;
+    int rc = v->gfx ? build_shader(v, s) : 0;
+    if (rc == 0)
+        ona_log(ONA_LOG_INFO, "gfx", "shader %s reloaded", s->path);
+    else
+        ona_log(ONA_LOG_WARN, "gfx", "shader %s: reload failed, the previous program stays",
+                s->path);
     return rc;
 }
 

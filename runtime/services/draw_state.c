@@ -67,16 +67,5 @@ int ona__services_shader_load(ona__services *s, const char *path, ona_shader *ou
     out->id = 0;
     if (!*path)
         return ONA_EINVAL;
-    char resolved[4096];
-    ona__services_locate(s, path, resolved, sizeof resolved);
-    FILE *f = fopen(resolved, "rb");
-    if (!f) {
-        ona_log(ONA_LOG_ERROR, resolved, "shader: no such file");
-        return ONA_ENOENT;
-    }
-    fclose(f);
-    int rc = ona__video_shader_load(&s->video, resolved, &out->id);
-    if (rc == 0)
-        ona__services_watch(s, resolved);
-    return rc;
+    return ona__assets_load(&s->assets, ONA__ASSET_SHADER, path, 0, "gfx", &out->id, NULL, 0);
 }

@@ -1,5 +1,5 @@
 /*
- * draw_state.h: the draw state a system sets (issue 11): cameras per layer range, layer
+ * draw_state.h: the draw state a system sets: cameras per layer range, layer
  * defaults, clear colours of the screen and of canvases, game shaders' uniforms; canvases and
  * game shaders made from C or Lua. Internal to the services; both hosts use it (bindings/l_gfx.c,
  * bindings/l_draw.c, runtime/native/ctx_gfx.c).

@@ -17,7 +17,7 @@
 
 /* The header: magic, format version, flags, payload length, payload CRC32, header CRC32. */
 #define ONA__SAVE_MAGIC "ONASAVE"
-/* Version 2 (issue 12) may hold the STRING8 tag; version 1 files hold a subset of version 2's
+/* Version 2 may hold the STRING8 tag; version 1 files hold a subset of version 2's
  * bytes, so they load as they are (the load rewrites every token through the writer). */
 #define ONA__SAVE_VERSION 2u
 #define ONA__SAVE_VERSION_OLDEST 1u

@@ -3,11 +3,11 @@
  * script roots, watching it for reloads, and loading textures, fonts and sounds; and the input
  * and sound commands systems queue.
  *
- * Design note. The caller resolves the game's name first (ona__services_locate), so that the
- * asset is keyed and watched by the file it came from, and a missing file is reported by the
- * name the game wrote. Every function
- * here may run on any thread: the roots are set at creation and only read after, the watcher and
- * the asset tables take their own locks.
+ * Design note. Assets load through the asset registry (assets.c), which resolves the name under
+ * the roots, loads each file once, watches it and reloads it; the caller may resolve the name
+ * first (ona__services_locate) to name the file in its own report. Every function here may run
+ * on any thread: the roots are set at creation and only read after, the watcher and the asset
+ * tables take their own locks.
  */
 #include "services.h"
 #include "text.h"
@@ -29,10 +29,7 @@ void ona__services_watch(ona__services *s, const char *path) {
 
 int ona__services_texture_load(ona__services *s, const char *path, const char *who,
                                ona_texture *out) {
-    int rc = ona__textures_load(&s->video.textures, path, who, out);
-    if (rc == 0)
-        ona__services_watch(s, path);
-    return rc;
+    return ona__assets_load(&s->assets, ONA__ASSET_TEXTURE, path, 0, who, &out->id, NULL, 0);
 }
 
 bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, int *h) {
@@ -40,12 +37,14 @@ bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, i
 }
 
 bool ona__services_texture_is_placeholder(const ona__services *s, ona_texture texture) {
-    return texture.id == s->video.textures.placeholder.id;
+    return ona__textures_is_placeholder((ona__textures *)&s->video.textures, texture.id);
 }
 
 int ona__services_font_load(ona__services *s, const char *path, int size, const char *who,
                             ona_font *out) {
-    return ona__fonts_load(s->video.fonts, path, size, who, out);
+    if (!path || size < 1 || size > ONA_FONT_MAX_SIZE || !s->video_ready) /* default, refused */
+        return ona__fonts_load(s->video.fonts, path, size, who, out);
+    return ona__assets_load(&s->assets, ONA__ASSET_FONT, path, size, who, &out->id, NULL, 0);
 }
 
 int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,
@@ -60,10 +59,7 @@ float ona__services_font_line_height(ona__services *s, ona_font font) {
 }
 
 int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out) {
-    int rc = ona__sounds_load(&s->audio.sounds, path, who, out);
-    if (rc == 0)
-        ona__services_watch(s, path);
-    return rc;
+    return ona__assets_load(&s->assets, ONA__ASSET_SOUND, path, 0, who, &out->id, NULL, 0);
 }
 
 /* --- Input and sound commands of systems --------------------------------------------------- */

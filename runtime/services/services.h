@@ -18,6 +18,7 @@
 #ifndef ONA_SERVICES_H
 #define ONA_SERVICES_H
 
+#include "assets.h"
 #include "audio.h"
 #include "core.h"
 #include "hot_reload.h"
@@ -37,6 +38,8 @@ typedef struct ona__services {
     bool audio_ready;
     ona__watchdog *watchdog; /* the turn budget's thread (watchdog.c) */
     ona__hot_reload *hot;    /* the file watcher the assembly owns (watches nothing when off) */
+    ona__assets assets;      /* every loaded file: textures, sounds, fonts, shaders (assets.c) */
+    bool assets_ready;
     char **roots;            /* the script roots, trailing '/' cut */
     uint32_t root_count;
     char *save_dir;          /* NULL: no folder (no HOME) */
@@ -82,17 +85,18 @@ void ona__services_locate(const ona__services *s, const char *name, char *path, 
 void ona__services_watch(ona__services *s, const char *path);
 
 /* --- Assets (services.c); any thread ---------------------------------------------------------
- * Textures and sounds load from `path`, where ona__services_locate put the game's name (so the
- * caller can name it in its own report), and are watched for reloads. `who` names the loader in
- * the log. Errors as the gfx/audio loaders: ONA_ENOENT, ONA_EFORMAT, ONA_ENOMEM, ONA_ELIMIT; on
- * error *out is the placeholder. */
+ * Textures, sounds, fonts (and shaders, draw_state.c) load through the asset registry (assets.h):
+ * `path` is the game's name or where ona__services_locate put it; the same file gives the same
+ * handle, and it is watched and reloaded. `who` names the loader in the log. Errors as the
+ * gfx/audio loaders: ONA_ENOENT, ONA_EFORMAT, ONA_ENOMEM, ONA_ELIMIT; on error *out is the
+ * placeholder (a texture or sound of the file's own, filled in when the file can be read). */
 int ona__services_texture_load(ona__services *s, const char *path, const char *who,
                                ona_texture *out);
 /* True, with the size, when `texture` is live; false (sizes untouched) for a stale handle. */
 bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, int *h);
 /* True for the placeholder texture (what a missing file loads as). */
 bool ona__services_texture_is_placeholder(const ona__services *s, ona_texture texture);
-/* Loads the TTF at `path` (NULL: the default font) at `size` pixels; not watched. */
+/* Loads the TTF at `path` (NULL: the default font, not watched) at `size` pixels. */
 int ona__services_font_load(ona__services *s, const char *path, int size, const char *who,
                             ona_font *out);
 int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,

@@ -37,7 +37,7 @@
  *    (10 ms before the first run; the first run of a new, smaller budget: at most the sleep in
  *    progress, <= 100 ms: bench_budget's 20 ms runs once saw 79 ms that way). A fixed
  *    10 ms tick woke the thread ~100 times a second whether turns ran or not, ~0.6% of a core
- *    on a KVM guest, taken from llvmpipe's rasteriser threads (issue 12, bunnymark).
+ *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
  */
 #include "watchdog.h"
 

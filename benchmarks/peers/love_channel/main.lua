@@ -1,4 +1,4 @@
--- main.lua: the LÖVE 11.4 peer of bench_mailbox and bench_actor (issue 12 compares Ona's
+-- main.lua: the LÖVE 11.4 peer of bench_mailbox and bench_actor (it compares Ona's
 -- messages with LÖVE's love.thread channels). Run as `love benchmarks/peers/love_channel COUNT`;
 -- prints one line per workload and quits:
 --   love-channel WORKLOAD per_s=<messages a second> ns=<ns a message or round trip>

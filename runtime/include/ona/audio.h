@@ -1,5 +1,5 @@
 /*
- * ona/audio.h: sounds, voices, groups and music (issue 10, part 1: audio).
+ * ona/audio.h: sounds, voices, groups and music.
  *
  * Systems play sounds the way they draw: a call appends a command to the audio queue of the
  * thread running the system's turn (no lock); after the frame's turns the main thread merges the

@@ -55,7 +55,7 @@ typedef struct ona_sprite {
     uint32_t tint; /* RGBA8 with R in the lowest byte (0xAABBGGRR); 0xFFFFFFFF = as is */
 } ona_sprite;
 
-/* Issue 11 shapes: an ona_sprite whose src_w is exactly ONA_SPRITE_QUAD is a "free quad", not a
+/* Shapes: an ona_sprite whose src_w is exactly ONA_SPRITE_QUAD is a "free quad", not a
  * sprite: its four corners are given in world space, in triangle-strip order (triangles 0-1-2
  * and 1-2-3; a triangle repeats a corner): (x, y), (origin_x, origin_y), (scale_x, scale_y),
  * (rotation, src_x); it is filled with the one texel at (src_y, src_h) in texels, times tint.
@@ -81,7 +81,7 @@ typedef enum ona_event_type {
     ONA_EVENT_WINDOW_FOCUS,
     ONA_EVENT_WINDOW_BLUR,
     ONA_EVENT_QUIT,
-    /* Gamepads and input (issue 10), appended so that the values above keep their numbers
+    /* Gamepads and input, appended so that the values above keep their numbers
      * (ona/input.h). */
     ONA_EVENT_GAMEPAD_ADDED,
     ONA_EVENT_GAMEPAD_REMOVED,
@@ -112,7 +112,7 @@ typedef struct ona_event {
         struct {
             int width, height;
         } window;
-        /* Gamepads and input (issue 10): GAMEPAD_* events (ona/input.h). */
+        /* Gamepads and input: GAMEPAD_* events (ona/input.h). */
         struct {
             int index;     /* the pad's slot, 1..ONA_GAMEPAD_MAX */
             char name[16]; /* button or axis: "a", "dpleft", "leftx", "righttrigger"; "" else */
@@ -121,7 +121,7 @@ typedef struct ona_event {
     } as;
 } ona_event;
 
-/* --- Draw state (issue 11: cameras per layer range, canvases, shaders, blend modes) ---------- */
+/* --- Draw state (cameras per layer range, canvases, shaders, blend modes) -------------------- */
 
 /* How a draw's colour meets what is already there. */
 typedef enum ona_blend {

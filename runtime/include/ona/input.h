@@ -1,6 +1,6 @@
 /*
  * ona/input.h: what native systems read of a frame's input (events, keyboard, mouse, gamepads)
- * and the gamepad controls they have (rumble, dead zones). Issue 10, gamepads and input.
+ * and the gamepad controls they have (rumble, dead zones).
  *
  * The main thread builds a frame's input before its turns: the events of the frame (SDL's, and
  * those pushed with ona_runtime_push_event) and a snapshot of the keyboard, the mouse and every

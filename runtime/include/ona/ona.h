@@ -15,8 +15,8 @@
  *   ona/about.h    the versions built with, and a probe of the graphics driver
  *   ona/input.h    what native systems read of a frame's input; gamepads
  *   ona/audio.h    sounds, voices, groups and streamed music
- *   ona/text.h     TrueType fonts: print and measure UTF-8 text (issue 10)
- *   ona/shapes.h   rectangles, lines, circles, polygons and tile maps as sprites (issue 11)
+ *   ona/text.h     TrueType fonts: print and measure UTF-8 text
+ *   ona/shapes.h   rectangles, lines, circles, polygons and tile maps as sprites
  *
  * Conventions used by every public function:
  *  - Fallible calls return 0 on success or a negative ONA_E* code; ona_strerror() names it.

@@ -107,12 +107,12 @@ typedef struct ona_runtime_desc {
      * Signal the process (kill, the terminal), not a thread. One runtime at a time may handle
      * signals (ONA_EBUSY otherwise). */
     bool handle_signals;
-    /* --- audio (issue 10) --- */
+    /* --- audio --- */
     /* No audio device, ever (`ona --no-audio`): sounds still load and plays return handles, and
      * nothing is mixed. Default false: the device opens at the first frame with an audio command
      * (ona/audio.h); where none opens the runtime runs silent and logs it once. */
     bool no_audio;
-    /* Steady time and saves (issue 10). */
+    /* Steady time and saves. */
     /* Seconds per frame that ona_runtime_run (with fixed_dt 0) and ona_runtime_frame_dt give:
      * > 0 a fixed step, at most 1, that wins over main.lua's ona.gfx.window{fixed_dt};
      * ONA_DT_MEASURED the measured wall time, winning too; 0 = main.lua's choice, else 1/60

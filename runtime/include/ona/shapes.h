@@ -1,6 +1,5 @@
 /*
- * ona/shapes.h: rectangles, lines, circles and polygons, and tile maps, as ona_sprite arrays
- * (issue 11, part "shapes").
+ * ona/shapes.h: rectangles, lines, circles and polygons, and tile maps, as ona_sprite arrays.
  *
  * Shapes are sprites: each ona_shape_* function tessellates a shape into "free quads"
  * (ONA_SPRITE_QUAD in ona/gfx.h: four world-space corners, coloured by one texel) written into

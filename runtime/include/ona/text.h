@@ -1,5 +1,5 @@
 /*
- * ona/text.h: text with real fonts (issue 10, part 3): TrueType fonts at a pixel size, UTF-8
+ * ona/text.h: text with real fonts: TrueType fonts at a pixel size, UTF-8
  * text laid out (alignment in a box, word wrap, newlines, kerning) and drawn through the sprite
  * path, and its measure.
  *

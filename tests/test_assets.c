@@ -1,0 +1,239 @@
+/*
+ * test_assets.c: the asset registry (runtime/services/assets.c) in a running headless runtime:
+ * the same path gives the same handle for every kind; a texture whose file is missing at load
+ * draws the placeholder and is picked up, under the same handle, when the file is created; a
+ * font file replaced on disk is reloaded (text measured with the handle afterwards uses the new
+ * file); a sound whose file is missing is filled in, under the same handle, when it appears.
+ * Lua scripts for it are in
+ * tests/lua/assets.
+ */
+#include "test_support.h"
+
+#include "ona/text.h"
+#include "runtime_internal.h"
+
+#include <stb_image_write.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEJAVU "/usr/share/fonts/truetype/dejavu/"
+
+static void setup(void) {
+    capture_logs_begin();
+    game_dir_begin("assets");
+}
+
+static void teardown(void) {
+    game_dir_end();
+    capture_logs_end();
+    collector_free();
+}
+
+static ona_runtime *make_runtime(ona_video video) {
+    const char *roots[] = {game_dir(), ONA_SOURCE_DIR "/tests/lua/assets", NULL};
+    ona_runtime_desc desc = {.threads = 2,
+                             .script_roots = roots,
+                             .hot_reload = true,
+                             .video = video,
+                             .window = {.width = 64, .height = 64}};
+    return create_runtime(&desc);
+}
+
+static void game_file(const char *name, char *path, size_t size) {
+    snprintf(path, size, "%s/%s", game_dir(), name);
+}
+
+/* Copies `from` into the game folder as `name`, the way editors save (a new file renamed over
+ * the old one). */
+static void game_copy(const char *from, const char *name) {
+    char path[512];
+    game_file(name, path, sizeof path);
+    file_save_copy(from, path);
+}
+
+/* A w x h PNG of one colour in the game folder, written beside and renamed into place. */
+static void game_png(const char *name, int w, int h, uint32_t rgba) {
+    char path[512], tmp[520];
+    game_file(name, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.png", path);
+    uint8_t *px = malloc((size_t)w * h * 4);
+    for (int i = 0; i < w * h; i++) {
+        px[i * 4] = (uint8_t)(rgba >> 24);
+        px[i * 4 + 1] = (uint8_t)(rgba >> 16);
+        px[i * 4 + 2] = (uint8_t)(rgba >> 8);
+        px[i * 4 + 3] = (uint8_t)rgba;
+    }
+    ck_assert(stbi_write_png(tmp, w, h, 4, px, w * 4));
+    free(px);
+    ck_assert_int_eq(rename(tmp, path), 0);
+}
+
+/* The last item tagged `tag` the collector got (its values follow it), or NULL. */
+static const item *last_tagged(const char *tag) {
+    for (int i = coll->count - 1; i >= 0; i--)
+        if (coll->items[i].type == ONA_VALUE_STRING && strcmp(coll->items[i].text, tag) == 0)
+            return &coll->items[i];
+    return NULL;
+}
+
+/* A runtime with video running `script` (reporting to a collector) for three frames, and the
+ * last item it tagged `tag`. */
+static const item *run_script(ona_runtime **rt, const char *script, const char *tag) {
+    *rt = make_runtime(ONA_VIDEO_OFFSCREEN);
+    ona_system report = spawn_collector(*rt);
+    spawn_lua(*rt, script, "assets", report, "", 0, 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(ona_runtime_step(*rt, 1.0 / 60), 0);
+    const item *got = last_tagged(tag);
+    ck_assert_msg(got != NULL, "%s", captured_logs_text());
+    return got;
+}
+
+START_TEST(test_assets_same_path_same_handle) {
+    ona_runtime *rt = make_runtime(ONA_VIDEO_NONE);
+    game_png("a.png", 2, 3, 0xFF0000FFu);
+    char full[512];
+    game_file("a.png", full, sizeof full);
+    ona_texture t1, t2;
+    ck_assert_int_eq(ona_runtime_texture_load(rt, "a.png", &t1), 0);
+    ck_assert_int_eq(ona_runtime_texture_load(rt, full, &t2), 0);
+    ck_assert_uint_eq(t1.id, t2.id);
+    /* The registry's own id for it looks up to its entry; a stale or forged one to NULL. */
+    uint32_t id = ona__assets_id(&rt->services.assets, ONA__ASSET_TEXTURE, t1.id);
+    const ona__asset_entry *e = ona__assets_get(&rt->services.assets, id);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e->path + strlen(e->path) - strlen("/a.png"), "/a.png");
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, id + (1u << 16)));
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, 0));
+    ck_assert_ptr_null(ona__assets_get(&rt->services.assets, ONA__MAX_ASSETS));
+    game_copy(DEJAVU "DejaVuSans.ttf", "f.ttf");
+    ona_font f1, f2, f3;
+    ck_assert_int_eq(ona_runtime_font_load(rt, "f.ttf", 16, &f1), 0);
+    ck_assert_int_eq(ona_runtime_font_load(rt, "f.ttf", 16, &f2), 0);
+    ck_assert_int_eq(ona_runtime_font_load(rt, "f.ttf", 20, &f3), 0);
+    ck_assert_uint_eq(f1.id, f2.id);
+    ck_assert_uint_ne(f1.id, f3.id);
+    /* A missing file keeps its one handle too, and says so again on each load. */
+    ona_texture m1, m2;
+    ck_assert_int_eq(ona_runtime_texture_load(rt, "missing.png", &m1), ONA_ENOENT);
+    ck_assert_int_eq(ona_runtime_texture_load(rt, "missing.png", &m2), ONA_ENOENT);
+    ck_assert_uint_eq(m1.id, m2.id);
+    ck_assert_uint_ne(m1.id, t1.id);
+    ck_assert_int_eq(captured_logs_count("missing.png: no such file"), 2);
+    int w = 0, h = 0;
+    ck_assert_int_eq(ona_runtime_texture_size(rt, m1, &w, &h), 0);
+    ck_assert_int_eq(w, 16); /* the placeholder's size */
+    ck_assert_int_eq(h, 16);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_assets_missing_texture_picked_up_when_created) {
+    ona_runtime *rt;
+    const item *loaded = run_script(&rt, "late_texture.lua", "loaded");
+    ck_assert_double_eq(loaded[1].number, 16); /* the placeholder's size and an error */
+    ck_assert_double_eq(loaded[2].number, 16);
+    ck_assert_msg(strstr(loaded[3].text, "late.png: no such file") != NULL, "%s", loaded[3].text);
+    uint8_t *before = shoot_frames(rt, 1, 1.0 / 60, "/tmp/ona_assets_before.png", 64, 64);
+    ck_assert(before[0] > 240 && before[1] < 20 && before[2] > 240); /* magenta: placeholder */
+    free(before);
+
+    game_png("late.png", 4, 2, 0x00FF00FFu); /* green, 4x2 */
+    const item *size = NULL;
+    for (int i = 0; i < 300; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        size = last_tagged("size");
+        if (size && size[1].number == 4)
+            break;
+        usleep(2000);
+    }
+    ck_assert_msg(size && size[1].number == 4 && size[2].number == 2,
+                  "the texture never became 4x2; log:\n%s", captured_logs_text());
+    uint8_t *after = shoot_frames(rt, 2, 1.0 / 60, "/tmp/ona_assets_after.png", 64, 64);
+    for (int p = 0; p < 64 * 64; p += 517) {
+        const uint8_t *px = after + p * 4;
+        ck_assert_msg(px[0] < 20 && px[1] > 240 && px[2] < 20, "pixel %d is %d,%d,%d", p, px[0],
+                      px[1], px[2]);
+    }
+    free(after);
+    ck_assert(captured_logs_contain("late.png: 1 reloaded"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_assets_font_file_reloaded) {
+    game_copy(DEJAVU "DejaVuSans.ttf", "game.ttf");
+    ona_runtime *rt;
+    const item *first = run_script(&rt, "font_measure.lua", "width");
+    double narrow = first[1].number, font = first[3].number;
+    ck_assert_double_gt(narrow, 0);
+    /* The C API's handle for the same file and size is the script's. */
+    ona_font mine;
+    ck_assert_int_eq(ona_runtime_font_load(rt, "game.ttf", 24, &mine), 0);
+    ck_assert_double_eq(mine.id, font);
+
+    /* A monospaced face: ten i's are much wider than in DejaVu Sans. */
+    game_copy(DEJAVU "DejaVuSansMono.ttf", "game.ttf");
+    const item *now = NULL;
+    for (int i = 0; i < 300; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        now = last_tagged("width");
+        if (now[1].number > narrow * 1.5)
+            break;
+        usleep(2000);
+    }
+    ck_assert_msg(now[1].number > narrow * 1.5, "width %g, was %g; log:\n%s", now[1].number, narrow,
+                  captured_logs_text());
+    ck_assert_double_eq(now[3].number, font); /* the same handle */
+    float w = 0, h = 0;
+    ck_assert_int_eq(ona_font_measure(rt, mine, "iiiiiiiiii", 10, NULL, &w, &h), 0);
+    ck_assert_double_eq_tol(w, now[1].number, 0.01);
+    ck_assert(captured_logs_contain("game.ttf: 1 reloaded"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+START_TEST(test_assets_missing_sound_picked_up_when_created) {
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {
+        .threads = 1, .script_roots = roots, .hot_reload = true, .no_audio = true};
+    ona_runtime *rt = create_runtime(&desc);
+    ona_sound s = {0}, again = {0};
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &s), ONA_ENOENT);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), ONA_ENOENT);
+    ck_assert_uint_eq(s.id, again.id);
+    ck_assert_uint_ne(s.id, rt->services.audio.sounds.placeholder.id); /* its own silence */
+    ck_assert_uint_eq(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count, 0);
+    /* Created before any frame watched its folder: no file event, found by the first look. */
+    char path[512];
+    game_file("late.wav", path, sizeof path);
+    char tmp[520];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    wav_write(tmp, 48000, 1, 480, 8192);
+    ck_assert_int_eq(rename(tmp, path), 0);
+    for (int i = 0; i < 300 && ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count == 0; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        usleep(2000);
+    }
+    ck_assert_msg(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count == 480, "log:\n%s",
+                  captured_logs_text());
+    ck_assert_int_eq(ona_runtime_sound_load(rt, "late.wav", &again), 0); /* no error now */
+    ck_assert_uint_eq(s.id, again.id);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("assets");
+    TCase *tc = tcase_create("assets");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_assets_same_path_same_handle);
+    tcase_add_test(tc, test_assets_missing_texture_picked_up_when_created);
+    tcase_add_test(tc, test_assets_font_file_reloaded);
+    tcase_add_test(tc, test_assets_missing_sound_picked_up_when_created);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
