@@ -193,8 +193,10 @@ static int open_state(lua_State *L) {
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
-    const char *prelude = svc->prelude_bc ? svc->prelude_bc : (const char *)ona_prelude_lua;
-    size_t prelude_size = svc->prelude_bc ? svc->prelude_bc_size : ona_prelude_lua_size;
+    const ona__lua_runtime *host = svc->core->host_state[ONA__HOST_SCRIPT];
+    const char *prelude =
+        host && host->prelude_bc ? host->prelude_bc : (const char *)ona_prelude_lua;
+    size_t prelude_size = host && host->prelude_bc ? host->prelude_bc_size : ona_prelude_lua_size;
     if (luaL_loadbuffer(L, prelude, prelude_size, "=prelude.lua"))
         return lua_error(L);
     lua_insert(L, -3); /* prelude, ona, raw */
@@ -403,10 +405,13 @@ static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
     return 0;
 }
 
-void ona__lua_compile_prelude(ona__services *svc) {
-    lua_State *L = luaL_newstate();
+int ona__lua_prepare(ona__core *core, void **state) {
+    (void)core;
+    ona__lua_runtime *host = ona__calloc(1, sizeof *host);
+    *state = host;
+    lua_State *L = host ? luaL_newstate() : NULL;
     if (!L)
-        return;
+        return 0;
     bytecode bc = {0};
     int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
                              "=prelude.lua");
@@ -421,6 +426,15 @@ void ona__lua_compile_prelude(ona__services *svc) {
         bc.size = 0;
     }
     lua_close(L);
-    svc->prelude_bc = bc.data;
-    svc->prelude_bc_size = bc.size;
+    host->prelude_bc = bc.data;
+    host->prelude_bc_size = bc.size;
+    return 0;
+}
+
+void ona__lua_release(ona__core *core, void *state) {
+    (void)core;
+    ona__lua_runtime *host = state;
+    if (host)
+        ona__free(host->prelude_bc);
+    ona__free(host);
 }

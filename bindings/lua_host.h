@@ -5,7 +5,8 @@
  * (lua_reload.c). Internal to the library.
  *
  * Who owns what: an ona__lua belongs to its system (host_data) and is touched only by the thread
- * running that system's turn, or by main between frames (restart, reload, destroy).
+ * running that system's turn, or by main between frames (restart, reload, destroy). The host's
+ * per-runtime ona__lua_runtime is made and freed by main (prepare, release) and only read between.
  */
 #ifndef ONA_LUA_HOST_H
 #define ONA_LUA_HOST_H
@@ -66,15 +67,24 @@ lua_State *ona__lua_newstate(ona__lua *lua);
 /* lua_alloc.c: closes lua->L (set to NULL) and gives back its pool. */
 void ona__lua_closestate(ona__lua *lua);
 
-/* lua_spawn.c: the Lua host's table, and spawning. */
+/* The Lua host's per-runtime state (ona__core.host_state[ONA__HOST_SCRIPT], made by its
+ * prepare, lua_host.c): the prelude compiled to bytecode once for the runtime's spawns. */
+typedef struct ona__lua_runtime {
+    char *prelude_bc; /* NULL: spawns load the prelude's source */
+    size_t prelude_bc_size;
+} ona__lua_runtime;
+
+/* lua_spawn.c: the Lua host's table (its spawn takes an ona_spawn_desc), and spawning. */
 extern const ona__host ona__lua_host;
 
 /* Any thread: spawns a Lua system from desc->script (resolved under the script roots). Its chunk
  * runs here, after the system is registered. `desc->args` is released in every case. */
 int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *out, char *err,
                    size_t errsize);
-/* Compiles the prelude to bytecode once for the runtime's spawns (never fails the runtime). */
-void ona__lua_compile_prelude(ona__services *svc);
+/* The host's prepare and release (lua_host.c): compiles the prelude to bytecode once for the
+ * runtime's spawns (never fails the runtime: without it spawns load the source), frees it. */
+int ona__lua_prepare(ona__core *core, void **state);
+void ona__lua_release(ona__core *core, void *state);
 /* Makes the state and runs the chunk; on error `err` has the reason and no state is left. */
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize);
 /* Closes the state (running the script's exit first when asked). */
@@ -83,8 +93,9 @@ void ona__lua_close(ona__lua *lua, bool run_exit);
 void ona__lua_free(ona__lua *lua);
 /* Pushes the spawn args' first value (or nil). 0, or an error with nothing pushed. */
 int ona__lua_push_args(ona__lua *lua, lua_State *L);
-/* Main, between frames: re-runs the system's code if `path` is its script or a module it
- * required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps running). */
+/* The host's reload. Main, between frames: re-runs the system's code if `path` is its script or
+ * a module it required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps
+ * running). */
 int ona__lua_reload(ona__system *sys, const char *path);
 
 /* lua_turn.c: the host's turn. */

@@ -46,8 +46,6 @@ static int reload_in_state(lua_State *L) {
 }
 
 int ona__lua_reload(ona__system *sys, const char *changed) {
-    if (sys->host != &ona__lua_host)
-        return 0;
     ona__lua *lua = sys->host_data;
     if (!lua->L || sys->one_shot || lua->module_ref == LUA_NOREF)
         return 0;

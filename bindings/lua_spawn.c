@@ -38,10 +38,16 @@ static void host_memory(const ona__system *sys, size_t *used, size_t *peak, size
     *cap = lua->mem_cap;
 }
 
+static int host_spawn(ona__core *core, const void *desc_in, ona_system *out);
+
 const ona__host ona__lua_host = {
     .kind = "lua",
+    .prepare = ona__lua_prepare,
+    .release = ona__lua_release,
+    .spawn = host_spawn,
     .run = ona__lua_run,
     .restart = host_restart,
+    .reload = ona__lua_reload,
     .destroy = host_destroy,
     .memory = host_memory,
 };
@@ -154,3 +160,24 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
     return 0;
 }
 
+/* The host's spawn (ona_runtime_spawn, ona_ctx_spawn): the desc's shared fields checked, errors
+ * logged. */
+static int host_spawn(ona__core *core, const void *desc_in, ona_system *out) {
+    const ona_spawn_desc *desc = desc_in;
+    const char *bad =
+        desc ? ona__core_check_spawn(desc->name, desc->mailbox_capacity, desc->policy) : NULL;
+    if (bad) {
+        ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn '%s': %s",
+                desc->script ? desc->script : "(no script)", bad);
+        if (desc->args)
+            ona_message_release(desc->args);
+        if (out)
+            out->id = 0;
+        return ONA_EINVAL;
+    }
+    char err[1024];
+    int rc = ona__lua_spawn(core ? core->services : NULL, desc, out, err, sizeof err);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
+    return rc;
+}

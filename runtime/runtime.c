@@ -84,10 +84,6 @@ static size_t default_memory_cap(void) {
     return cap > SIZE_MAX ? SIZE_MAX - 1 : (size_t)cap;
 }
 
-static int spawn_script(ona__core *core, const ona_spawn_desc *desc, ona_system *out) {
-    return ona__runtime_spawn_lua(ona__runtime_of(core), desc, out);
-}
-
 /* The F3 overlay's text: the runtime's statistics (stats.c). */
 size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *buf, size_t size);
 
@@ -138,7 +134,6 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->fixed_dt = desc.fixed_dt;
     svc->max_fps = desc.max_fps;
     svc->fixed_step_default = desc.fixed_step_default;
-    svc->spawn_script = spawn_script;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
     if (rc == 0) {
@@ -178,7 +173,12 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
 #endif
     }
     if (rc == 0) {
-        ona__lua_compile_prelude(&rt->services);
+        /* The hosts, registered in the core's slots: the Lua host compiles its prelude here. */
+        rc = ona__core_add_host(&rt->core, ONA__HOST_SCRIPT, &ona__lua_host);
+        if (rc == 0)
+            rc = ona__core_add_host(&rt->core, ONA__HOST_NATIVE, &ona__native_host);
+    }
+    if (rc == 0) {
         rc = ona__video_init(&rt->services.video, desc.video, &desc.window, desc.threads);
         if (rc)
             ona_log(ONA_LOG_ERROR, "runtime", "video did not start: %s", ona_strerror(rc));
@@ -239,7 +239,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
         ona__video_free(&rt->services.video);
     if (rt->hot_ready)
         ona__hot_reload_free(&rt->hot);
-    ona__free(rt->services.prelude_bc);
+    ona__core_release_hosts(&rt->core); /* after the systems, which used the hosts' state */
     for (uint32_t i = 0; i < rt->services.root_count; i++)
         ona__free(rt->services.roots[i]);
     ona__free(rt->services.roots);
@@ -260,34 +260,6 @@ int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *out) {
     return out->id ? 0 : ONA_ENOENT;
 }
 
-/* Spawns made by main between frames join `systems` at once, so ona_runtime_systems lists
- * them; spawns from systems wait for the boundary. */
-static void merge_if_between_frames(ona_runtime *rt) {
-    if (ona__runtime_may_call(rt))
-        ona__core_merge_pending(&rt->core);
-}
-
-int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
-    const char *bad =
-        desc ? ona__core_check_spawn(desc->name, desc->mailbox_capacity, desc->policy) : NULL;
-    if (bad) {
-        ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn '%s': %s",
-                desc->script ? desc->script : "(no script)", bad);
-        if (desc->args)
-            ona_message_release(desc->args);
-        if (out)
-            out->id = 0;
-        return ONA_EINVAL;
-    }
-    char err[1024];
-    int rc = ona__lua_spawn(rt ? &rt->services : NULL, desc, out, err, sizeof err);
-    if (rc)
-        ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
-    else
-        merge_if_between_frames(rt);
-    return rc;
-}
-
 int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out) {
     if (out)
         out->id = 0;
@@ -295,22 +267,28 @@ int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_s
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    return ona__native_spawn(&rt->core, desc, out);
+    int rc = rt->core.hosts[ONA__HOST_NATIVE]->spawn(&rt->core, desc, out);
+    if (rc == 0) /* spawns made by main between frames are listed at once */
+        ona__core_merge_pending(&rt->core);
+    return rc;
 }
 
 int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out) {
-    if (rt && !ona__runtime_may_call(rt)) {
+    if (!rt || !ona__runtime_may_call(rt)) {
+        if (!rt)
+            ona_log(ONA_LOG_ERROR, "spawn",
+                    "spawn needs a runtime, a desc with a script, and an out handle");
         if (desc && desc->args)
             ona_message_release(desc->args);
         if (out)
             out->id = 0;
-        return ONA_ETHREAD;
+        return rt ? ONA_ETHREAD : ONA_EINVAL;
     }
-    if (rt)
-        ona__signals_enter(rt);
-    int rc = ona__runtime_spawn_lua(rt, desc, out);
-    if (rt)
-        ona__signals_leave(rt);
+    ona__signals_enter(rt);
+    int rc = rt->core.hosts[ONA__HOST_SCRIPT]->spawn(&rt->core, desc, out);
+    if (rc == 0) /* listed by ona_runtime_systems at once */
+        ona__core_merge_pending(&rt->core);
+    ona__signals_leave(rt);
     return rc;
 }
 

@@ -75,8 +75,5 @@ void ona__signals_turns(ona_runtime *rt, bool in_turns);
 /* runtime.c: the checks shared by the public functions. */
 /* True on the main thread outside step and destroy: where the main-thread-only API may run. */
 bool ona__runtime_may_call(ona_runtime *rt);
-/* Spawns a Lua system after validating the desc (`args` released on error); any thread; logs
- * errors. ona_runtime_spawn and ona_ctx_spawn. */
-int ona__runtime_spawn_lua(ona_runtime *rt, const ona_spawn_desc *desc, ona_system *out);
 
 #endif

@@ -51,7 +51,7 @@ static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *ou
     out->handle = system;
     snprintf(out->name, sizeof out->name, "%s", sys->name);
     out->status = sys->status;
-    out->native = sys->host == &ona__native_host;
+    out->native = sys->host == rt->core.hosts[ONA__HOST_NATIVE];
     out->spawn_order = sys->spawn_order;
     out->turns = sys->turns;
     out->turn_ns_total = sys->turn_ns_total;

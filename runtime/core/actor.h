@@ -4,8 +4,8 @@
  *
  * The core knows nothing of Lua or drawing. What runs a system's turns is its *host*, a table of
  * functions (ona__host) with the host's own data in `host_data`: the Lua host lives in
- * bindings/, the native host (C callbacks) at the top of the library. The core calls the host to
- * run a turn, restart, close and destroy; the host calls the actor functions below.
+ * bindings/, the native host (C callbacks) in runtime/native/. The core calls the host to run a
+ * turn, restart, reload, close and destroy; the host calls the actor functions below.
  *
  * Who owns what:
  *  - The fields under "identity" never change after spawn: any thread may read them.
@@ -56,17 +56,39 @@ typedef enum ona__resume {
     ONA__RESUME_SEND_READY, /* room may be free: retry the send, or park again */
 } ona__resume;
 
+/* A host's table. The assembly registers each host in a slot of the core at create
+ * (ona__core.hosts) and the core keeps the host's per-runtime state beside it (host_state); the
+ * core and the other host reach a host only through this table. */
 typedef struct ona__host {
     const char *kind; /* "lua", "native" */
+    /* Main, at runtime create (after the core, before any spawn): makes the host's per-runtime
+     * state into *state (NULL when it needs none). 0, or an ONA_E* that fails the create. */
+    int (*prepare)(ona__core *core, void **state);
+    /* Main, at runtime destroy (after every system is gone): frees what prepare made. Also
+     * called after a failed prepare, with what it left in *state (NULL when nothing). */
+    void (*release)(ona__core *core, void *state);
+    /* Any thread: makes a system from the host's own desc (the Lua host: ona_spawn_desc, its
+     * script resolved under the script roots; the native host: ona_system_desc) and sets *out.
+     * The desc is validated here; errors are logged and returned (ONA_EINVAL, ONA_ENOENT,
+     * ONA_ELIMIT, ONA_ENOMEM, or the script's load error), with out->id 0 and a Lua desc's `args`
+     * released in every case. The spawn is pending: main between frames merges it. */
+    int (*spawn)(ona__core *core, const void *desc, ona_system *out);
     /* Runs or continues the turn on the calling thread. */
     ona__turn (*run)(ona__system *sys, ona__resume why);
     /* Main, between frames: a fresh state for a failed system (0, or an error it logged). */
     int (*restart)(ona__system *sys);
+    /* Main, between frames: a watched file at `path` changed: >0 the system reloaded its code,
+     * 0 `path` is not its file, <0 the reload failed (logged; the old code keeps running). NULL
+     * for a host without files (native): its systems neither reload nor pause. */
+    int (*reload)(ona__system *sys, const char *path);
     /* Main, between frames: frees the host data; runs the script's exit first when asked. */
     void (*destroy)(ona__system *sys, bool run_exit);
     /* Any time the system does not run: memory in use, its peak, its cap (0 = none). */
     void (*memory)(const ona__system *sys, size_t *used, size_t *peak, size_t *cap);
 } ona__host;
+
+/* The core's host slots (ona__core.hosts): the script host (Lua), the C systems' host. */
+enum { ONA__HOST_SCRIPT = 0, ONA__HOST_NATIVE, ONA__HOST_SLOTS };
 
 struct ona__system {
     /* --- hot: what every frame's passes (queue, quiescence, boundary), every turn and every

@@ -45,6 +45,11 @@ struct ona__core {
     /* The services of this runtime (set by the assembly after ona__core_init), which the hosts
      * reach from a system as sys->core->services. Opaque here. */
     struct ona__services *services;
+    /* The hosts the assembly registered (actor.h, ONA__HOST_*; NULL: none in that slot) and the
+     * per-runtime state each one's prepare made, opaque here. Main writes them at create and
+     * destroy; any thread reads them in between. */
+    const ona__host *hosts[ONA__HOST_SLOTS];
+    void *host_state[ONA__HOST_SLOTS];
 
     /* Handles -> systems (registry.c); `pending` (spawned since the last boundary) shares the
      * registry's moment of insertion but has its own lock. */
@@ -107,6 +112,11 @@ typedef struct ona__spawn {
     ona_failure_policy policy;
 } ona__spawn;
 
+/* Main, at create, after ona__core_init: registers `host` in `slot` and runs its prepare (its
+ * error, or 0). */
+int ona__core_add_host(ona__core *core, int slot, const ona__host *host);
+/* Main, at destroy, after ona__core_free: releases every registered host's state. */
+void ona__core_release_hosts(ona__core *core);
 /* Any thread. Creates a system and registers it: it has a handle and can be messaged at once,
  * and gets its first turn in the next frame. ONA_ELIMIT when max_systems systems exist (`err`
  * names the limit), ONA_ENOMEM. */
@@ -119,7 +129,7 @@ void ona__core_abandon(ona__core *core, ona__system *sys);
  * spawns merged into `systems`. */
 void ona__core_boundary(ona__core *core);
 /* Whether a failure of `sys` pauses it rather than applying its policy: watching is on and its
- * host can load new code (not native, not a one-shot). Any thread (reads immutable fields). */
+ * host can load new code (it has a reload; not a one-shot). Any thread (reads immutable fields). */
 bool ona__core_pauses(const ona__core *core, const ona__system *sys);
 /* Main, between frames, after a successful reload of `sys`: a paused system runs again with its
  * state kept, its next turn a new one (init again if init failed). True when it was paused. */

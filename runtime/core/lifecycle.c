@@ -162,6 +162,20 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     return 0;
 }
 
+int ona__core_add_host(ona__core *core, int slot, const ona__host *host) {
+    core->hosts[slot] = host;
+    return host->prepare ? host->prepare(core, &core->host_state[slot]) : 0;
+}
+
+void ona__core_release_hosts(ona__core *core) {
+    for (int i = 0; i < ONA__HOST_SLOTS; i++) {
+        if (core->hosts[i] && core->hosts[i]->release)
+            core->hosts[i]->release(core, core->host_state[i]);
+        core->hosts[i] = NULL;
+        core->host_state[i] = NULL;
+    }
+}
+
 void ona__core_abandon(ona__core *core, ona__system *sys) {
     (void)core;
     sys->status = ONA_SYSTEM_STOPPED;
@@ -193,7 +207,7 @@ void ona__core_merge_pending(ona__core *core) {
 /* --- The frame boundary ---------------------------------------------------------------------- */
 
 bool ona__core_pauses(const ona__core *core, const ona__system *sys) {
-    return core->desc.pause_on_failure && !sys->one_shot && strcmp(sys->host->kind, "native") != 0;
+    return core->desc.pause_on_failure && !sys->one_shot && sys->host->reload != NULL;
 }
 
 bool ona__core_resume(ona__core *core, ona__system *sys) {

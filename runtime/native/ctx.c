@@ -5,7 +5,7 @@
  * Design note. A ctx is only ever made by the native host, on the stack of a callback, so a
  * non-NULL one is valid unless the embedder kept it past its callback, which cannot be detected.
  * Everything here is the core's (actor.c, registry.c), reached from the ctx's system; a script
- * system is spawned through the services' spawn_script, which the assembly provides.
+ * system is spawned by the script host the core holds (ona__core.hosts), through its table.
  */
 #include "native.h"
 
@@ -51,14 +51,15 @@ int ona_ctx_try_receive(ona_ctx *ctx, ona_message **out) {
 }
 
 int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *out) {
-    if (!ctx) {
+    const ona__host *script = ctx ? ctx->sys->core->hosts[ONA__HOST_SCRIPT] : NULL;
+    if (!script) {
         if (desc && desc->args)
             ona_message_release(desc->args);
         if (out)
             out->id = 0;
         return ONA_EINVAL;
     }
-    return ona__ctx_services(ctx)->spawn_script(ctx->sys->core, desc, out);
+    return script->spawn(ctx->sys->core, desc, out);
 }
 
 int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out) {

@@ -26,12 +26,7 @@ static inline ona__services *ona__ctx_services(ona_ctx *ctx) {
     return ona__services_of(ctx->sys);
 }
 
-/* The host of C systems (native_host.c). */
+/* The host of C systems (native_host.c); its spawn takes an ona_system_desc. */
 extern const ona__host ona__native_host;
-
-/* Spawns a C system from `desc` (validated here; ONA_EINVAL, logged) into `core`: ONA_ELIMIT,
- * ONA_ENOMEM. The caller checked the thread (main, between frames); the spawn is merged into the
- * system list at once. ona_runtime_spawn_native. */
-int ona__native_spawn(ona__core *core, const ona_system_desc *desc, ona_system *out);
 
 #endif

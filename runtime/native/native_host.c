@@ -66,15 +66,27 @@ static void native_memory(const ona__system *sys, size_t *used, size_t *peak, si
     *used = *peak = *cap = 0;
 }
 
+static int native_spawn(ona__core *core, const void *desc, ona_system *out);
+
+/* No per-runtime state (prepare, release) and no files (reload). */
 const ona__host ona__native_host = {
     .kind = "native",
+    .spawn = native_spawn,
     .run = native_run,
     .restart = native_restart,
     .destroy = native_destroy,
     .memory = native_memory,
 };
 
-int ona__native_spawn(ona__core *core, const ona_system_desc *desc, ona_system *out) {
+static int native_spawn(ona__core *core, const void *desc_in, ona_system *out) {
+    const ona_system_desc *desc = desc_in;
+    if (out)
+        out->id = 0;
+    if (!core || !desc || !out || !desc->name || !desc->name[0]) {
+        ona_log(ONA_LOG_ERROR, "spawn",
+                "a native spawn needs a runtime, a named desc and an out handle");
+        return ONA_EINVAL;
+    }
     const char *bad = ona__core_check_spawn(desc->name, desc->mailbox_capacity, desc->policy);
     if (bad) {
         ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn native system '%.64s': %s", desc->name, bad);
@@ -107,7 +119,5 @@ int ona__native_spawn(ona__core *core, const ona_system_desc *desc, ona_system *
     }
     n->desc.name = sys->name;
     out->id = sys->id;
-    /* Main between frames (the caller checked): listed at once. */
-    ona__core_merge_pending(core);
     return 0;
 }

@@ -45,16 +45,9 @@ typedef struct ona__services {
     char *save_dir;          /* NULL: no folder (no HOME) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
-    /* Spawns a script system for a host that cannot start one itself (ona_ctx_spawn): set by
-     * the assembly. Any thread; desc->args is released on error; errors logged. */
-    int (*spawn_script)(ona__core *core, const ona_spawn_desc *desc, ona_system *out);
     /* Main only: inside ona_runtime_step or ona_runtime_destroy, where callbacks run; the
      * main-thread functions refuse to run then (ONA_ETHREAD). */
     bool in_call;
-    /* The Lua host's prelude, compiled once per runtime (bindings/lua_host.c makes and frees
-     * it); NULL: spawns load its source. */
-    char *prelude_bc;
-    size_t prelude_bc_size;
     /* Time (time.c). The desc's settings, defaults applied: */
     double fixed_dt;         /* > 0 fixed, ONA_DT_MEASURED, 0 default */
     uint32_t max_fps;        /* 0: main.lua's, else this cap */
