@@ -9,7 +9,6 @@
  */
 #include "lua_check.h"
 #include "lua_draw_args.h"
-#include "l_ona.h"
 #include "lua_host.h"
 
 #include <lauxlib.h>

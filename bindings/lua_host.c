@@ -11,7 +11,7 @@
  *    coroutine of the state.
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
- *  - A spawn builds only what every system needs (issue 12): the standard libraries a script may
+ *  - A spawn builds only what every system needs: the standard libraries a script may
  *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c), and the
  *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  */
@@ -46,7 +46,7 @@ static int load_inbox(lua_State *L) {
     return 1;
 }
 
-/* raw.reload_chunk() -> the function that makes the hot reload's steps (issue 12): the text from
+/* raw.reload_chunk() -> the function that makes the hot reload's steps: the text from
  * the "--@reload" line of scripts/prelude.lua to the end of the long comment that holds it,
  * compiled now, at a system's first reload, rather than at every spawn. Its lines keep their
  * numbers in prelude.lua (as many newlines go first) and its chunk name is the prelude's, so
@@ -89,7 +89,7 @@ static void build_package_path(const ona__services *svc, luaL_Buffer *b) {
     }
 }
 
-/* --- The standard libraries, some opened on first use (issue 12) ----------------------------
+/* --- The standard libraries, some opened on first use ---------------------------------------
  * luaL_openlibs was a third of a spawn's instructions. The libraries a script may well never
  * touch (io, os, math, debug, bit) are instead, under their usual global and package.loaded
  * names, an empty table whose metatable opens the library into that very table on the first
@@ -177,7 +177,7 @@ static int open_state(lua_State *L) {
     ona__services *svc = lua->svc;
     lua_settop(L, 0);
     /* No collection while the libraries and the prelude are set up: nearly everything made
-     * here lives on, so the collector's steps would only trace it (issue 12: ~8% of a spawn's
+     * here lives on, so the collector's steps would only trace it (~8% of a spawn's
      * instructions). It restarts before the script's chunk, which may make garbage. */
     lua_gc(L, LUA_GCSTOP, 0);
     open_std_libs(L);

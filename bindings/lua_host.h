@@ -49,7 +49,7 @@ typedef struct ona__lua {
      * in the first ONA__LUA_TURN_SLOTS slots of the main thread's stack (lua->L), from the end of
      * a successful load to lua_close: a new turn copies them to its coroutine in one lua_xmove
      * instead of four registry lookups, whose scattered hash nodes were a quarter of an empty
-     * turn's cache misses (issue 12). Every other use of L runs inside lua_cpcall or balances
+     * turn's cache misses. Every other use of L runs inside lua_cpcall or balances
      * its pushes, so nothing removes them. None for a one-shot (it has no turns). */
     ona_message args; /* spawn args, replayed on restart */
 } ona__lua;

@@ -41,7 +41,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            (unsigned)d->default_policy <= ONA_POLICY_STOP &&
            (unsigned)d->video <= ONA_VIDEO_OFFSCREEN && d->window.width >= 0 &&
            d->window.height >= 0 && (unsigned)d->window.vsync <= ONA_VSYNC_OFF &&
-           /* Steady time and saves (issue 10). */
+           /* Steady time and saves. */
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
            d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id));
@@ -373,7 +373,7 @@ int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_dt) {
             ona_log(ONA_LOG_INFO, "runtime", "no system is left running; stopping");
             break;
         }
-        /* Without a step of its own the run keeps the runtime's time rules (issue 10). */
+        /* Without a step of its own the run keeps the runtime's time rules. */
         double dt = fixed_dt > 0 ? fixed_dt : ona_runtime_frame_dt(rt);
         int rc = ona_runtime_step(rt, dt);
         if (rc)
@@ -476,7 +476,7 @@ void ona_runtime_video_size(ona_runtime *rt, int *width, int *height) {
         *height = rt ? rt->services.video.height : 0;
 }
 
-/* --- Audio (issue 10) ----------------------------------------------------------------------- */
+/* --- Audio ---------------------------------------------------------------------------------- */
 
 int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     if (!rt || !out)

@@ -93,7 +93,7 @@ enum { ONA__HOST_SCRIPT = 0, ONA__HOST_NATIVE, ONA__HOST_SLOTS };
 struct ona__system {
     /* --- hot: what every frame's passes (queue, quiescence, boundary), every turn and every
      * sender read, first and together: an empty turn of a system touches one or two of its
-     * cache lines rather than five (issue 12: with a thousand systems each line is a miss).
+     * cache lines rather than five (with a thousand systems each line is a miss).
      * Nothing here is written per message: the owner writes it once a resume, senders only read
      * `run`, `status` and `kill_requested`, parking senders add to `waiter_count`. The padding
      * after the group keeps the per-message counters below (`messages_in`, `pops_unchecked`,
@@ -203,7 +203,7 @@ void ona__actor_flush_wakes(ona__system *sys);
 /* Runs (or continues) a queued system's turn on the calling thread, handling parking and its
  * races; leaves `run` in its next state. Scheduler only. `t0` is ona__now_ns() read just before;
  * returns the clock at the end (each resume reads the clock once: an empty turn's clock reads
- * were ~10% of it on a KVM guest, issue 12). */
+ * were ~10% of it on a KVM guest). */
 uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0);
 /* Waiter lists (core only). */
 void ona__actor_waiters_remove(ona__system *target, ona__system *sys);

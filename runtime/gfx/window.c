@@ -49,9 +49,8 @@ static int init_video(bool offscreen) {
 
 static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size, (void)data;
-    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM",
-                                         "libglapi", "libgbm", "libGLX", "libGL.",
-                                         "libudev"};
+    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM", "libglapi",
+                                         "libgbm", "libGLX",  "libGL.",     "libudev"};
     if (!info->dlpi_name || !info->dlpi_name[0])
         return 0;
     for (size_t i = 0; i < ONA_ARRAY_COUNT(driver); i++) {
