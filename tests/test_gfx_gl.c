@@ -7,7 +7,7 @@
  */
 #include "test_support.h"
 #include "gfx_gl.h"
-#include "window.h"
+#include "pin.h"
 
 #include <GL/glew.h>
 #include <SDL2/SDL.h>
@@ -42,7 +42,7 @@ static const float clear_black[4] = {0, 0, 0, 1};
 /* --- Fixture ------------------------------------------------------------------------------- */
 
 /* Each test makes and tears down its own context without a window of the runtime's, so it keeps
- * the driver loaded itself (ona__gfx_pin_libraries, window.h says why). */
+ * the driver loaded itself (ona__gfx_pin_libraries, pin.h says why). */
 static void open_context(void) {
     /* Mesa's llvmpipe offers 4.5; the override lets it create the 4.6 context the runtime asks
      * for (its GLSL stays 4.50, which exercises the renderer's #version fallback). */

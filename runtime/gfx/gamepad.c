@@ -20,7 +20,7 @@
 #include "gamepad.h"
 
 #include "common.h"
-#include "window.h"
+#include "pin.h"
 
 #include <SDL.h>
 #include <math.h>

@@ -12,7 +12,7 @@
  * counts as success (window.c does the same).
  */
 #include "probe.h"
-#include "window.h"
+#include "pin.h"
 
 #include "common.h"
 

@@ -9,14 +9,13 @@
  * every entry point loaded, so that result counts as success.
  */
 #include "window.h"
+#include "pin.h"
 
 #include "common.h"
 
 #include <GL/glew.h>
 #include <SDL.h>
 #include <ctype.h>
-#include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 
 struct ona__window {
@@ -45,27 +44,6 @@ static int init_video(bool offscreen) {
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
         return -1;
     return 0;
-}
-
-static int pin_library(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size, (void)data;
-    static const char *const driver[] = {"libEGL", "_dri.so", "libgallium", "libLLVM", "libglapi",
-                                         "libgbm", "libGLX",  "libGL.",     "libudev"};
-    if (!info->dlpi_name || !info->dlpi_name[0])
-        return 0;
-    for (size_t i = 0; i < ONA_ARRAY_COUNT(driver); i++) {
-        if (strstr(info->dlpi_name, driver[i])) {
-            /* NOLOAD finds the loaded copy and NODELETE keeps it: the handle is never closed, on
-             * purpose, so the library outlives every dlclose of the driver's own. */
-            (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-            break;
-        }
-    }
-    return 0;
-}
-
-void ona__gfx_pin_libraries(void) {
-    dl_iterate_phdr(pin_library, NULL);
 }
 
 static SDL_GLContext make_context(SDL_Window *window, bool debug, int *minor) {
