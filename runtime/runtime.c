@@ -22,6 +22,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#ifndef ONA_LUAJIT_CHECKHOOK
+#error "ONA_LUAJIT_CHECKHOOK is a compile definition of the build (cmake/luajit.cmake)"
+#endif
+
 bool ona__runtime_may_call(ona_runtime *rt) {
     return ona__services_may_call(&rt->services);
 }

@@ -46,6 +46,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifndef ONA_LUAJIT_CHECKHOOK
+#error "ONA_LUAJIT_CHECKHOOK is a compile definition of the build (cmake/luajit.cmake)"
+#endif
+
 enum { SLOT_IDLE = 0, SLOT_RUNNING, SLOT_CLAIMED, SLOT_ARMED };
 
 #define TICK_MIN_NS 1000000ull        /* the watchdog looks at least this far apart */
