@@ -26,16 +26,22 @@ set(ona_layer_allowed_top "core;gfx;audio;services;bindings;native")
 set(ona_layer_public_bindings "gfx;audio")
 set(ona_layer_public_native "gfx;audio")
 
-string(REPLACE "|" ";" ONA_LAYERS "${ONA_LAYERS}")
-foreach(layer ${ONA_LAYERS})
-  string(REPLACE "|" ";" objects "${ONA_LAYER_${layer}}")
-  set(objects_${layer} ${objects})
-  execute_process(COMMAND ${ONA_NM} -A -g --defined-only ${objects}
-    OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_VARIABLE err)
+# nm_lines(<out> <layer> <nm flags>...): nm's lines for the layer's objects, one list item each,
+# every line prefixed with its object's path (-A).
+function(nm_lines out layer)
+  execute_process(COMMAND ${ONA_NM} -A ${ARGN} ${objects_${layer}}
+    OUTPUT_VARIABLE text RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "walls: ${ONA_NM} failed on layer ${layer}: ${err}")
   endif()
-  string(REPLACE "\n" ";" lines "${out}")
+  string(REPLACE "\n" ";" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+string(REPLACE "|" ";" ONA_LAYERS "${ONA_LAYERS}")
+foreach(layer ${ONA_LAYERS})
+  string(REPLACE "|" ";" objects_${layer} "${ONA_LAYER_${layer}}")
+  nm_lines(lines ${layer} -g --defined-only)
   foreach(line ${lines})
     # path:address type name
     if(line MATCHES "^([^:]+):[0-9a-fA-F]+ [A-Za-z] ([^ ]+)$")
@@ -50,12 +56,7 @@ endforeach()
 set(failures "")
 set(table "")
 foreach(layer ${ONA_LAYERS})
-  execute_process(COMMAND ${ONA_NM} -A -u ${objects_${layer}}
-    OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "walls: ${ONA_NM} failed on layer ${layer}: ${err}")
-  endif()
-  string(REPLACE "\n" ";" lines "${out}")
+  nm_lines(lines ${layer} -u)
   foreach(other ${ONA_LAYERS})
     set(uses_${layer}_${other} "")
   endforeach()
