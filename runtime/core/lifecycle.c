@@ -74,6 +74,11 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
 static void system_free(ona__system *sys) {
     ona_message_release(&sys->outgoing);
     ona_message_release(&sys->inbox);
+    ona__stage_free(&sys->stage);
+    ona__tally_free(&sys->tally);
+    ona__free(sys->after);
+    ona__free(sys->order_direct);
+    ona__free(sys->order_succ);
     ona__mailbox_destroy(sys->mailbox);
     uv_mutex_destroy(&sys->waiters_lock);
     ona__free(sys);
@@ -102,6 +107,7 @@ void ona__core_free(ona__core *core) {
     ona__free(core->systems);
     ona__free(core->ending);
     ona__registry_free(&core->registry);
+    ona__order_free(&core->order);
 }
 
 /* --- Spawning -------------------------------------------------------------------------------- */
@@ -115,6 +121,25 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     }
     sys->core = core;
     snprintf(sys->name, sizeof sys->name, "%s", spawn->name ? spawn->name : "");
+    sys->order_index = ONA__ORDER_NONE;
+    if (spawn->after_count) {
+        int orc = ona__order_check(core, sys->name, spawn->after, spawn->after_count, err,
+                                   errsize);
+        if (orc == 0) {
+            sys->after = ona__malloc((size_t)spawn->after_count * sizeof *sys->after);
+            if (sys->after) {
+                memcpy(sys->after, spawn->after, (size_t)spawn->after_count * sizeof *sys->after);
+                sys->after_count = spawn->after_count;
+            } else {
+                orc = ONA_ENOMEM;
+                snprintf(err, errsize, "%s", ona_strerror(orc));
+            }
+        }
+        if (orc) {
+            ona__free(sys);
+            return orc;
+        }
+    }
     sys->host = spawn->host;
     sys->host_data = spawn->host_data;
     sys->needs_init = true;
@@ -125,6 +150,12 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     atomic_init(&sys->kill_requested, false);
     ona_message_init(&sys->outgoing);
     ona_message_init(&sys->inbox);
+    if (ona__stage_init(&sys->stage)) {
+        ona__free(sys->after);
+        ona__free(sys);
+        snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
+        return ONA_ENOMEM;
+    }
     int rc = ona__mailbox_create(spawn->mailbox_capacity ? spawn->mailbox_capacity
                                                          : core->desc.mailbox_capacity,
                                  &sys->mailbox);
@@ -133,6 +164,8 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         rc = ONA_ENOMEM;
     }
     if (rc) {
+        ona__stage_free(&sys->stage);
+        ona__free(sys->after);
         ona__free(sys);
         snprintf(err, errsize, "%s", ona_strerror(rc));
         return rc;
@@ -200,6 +233,8 @@ void ona__core_merge_pending(ona__core *core) {
     qsort(core->pending, core->pending_count, sizeof *core->pending, cmp_spawn_order);
     for (uint32_t i = 0; i < core->pending_count; i++)
         core->systems[core->system_count++] = core->pending[i];
+    if (core->pending_count)
+        core->order.dirty = true;
     core->pending_count = 0;
     uv_mutex_unlock(&core->pending_lock);
 }
@@ -284,6 +319,7 @@ static void free_ended(ona__core *core, ona__system *sys) {
         ona_message_release(&m);
         dropped++;
     }
+    dropped += ona__stage_free(&sys->stage);
     if (dropped)
         ona_log(ONA_LOG_WARN, sys->name, "%u queued message%s released: the system ended",
                 dropped, dropped == 1 ? "" : "s");
@@ -312,9 +348,13 @@ void ona__core_boundary(ona__core *core) {
         core->systems[kept++] = sys;
     }
     core->system_count = kept;
+    if (ending)
+        core->order.dirty = true;
     /* Every unlink happened before any free, so no list holds a freed system. */
     for (uint32_t i = 0; i < ending; i++)
         free_ended(core, core->ending[i]);
+    if (!core->desc.immediate)
+        ona__delivery_boundary(core);
 }
 
 const char *ona__core_check_spawn(const char *name, uint32_t mailbox_capacity,
