@@ -150,7 +150,10 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
         return rc;
     }
     lua->sys = sys;
+    /* Its chunk is its code running: what it spawns is numbered among its children. */
+    ona__system *previous = ona__core_enter(sys);
     rc = ona__lua_load(lua, err, errsize);
+    ona__core_leave(previous);
     if (rc) {
         ona__core_abandon(svc->core, sys);
         out->id = 0;

@@ -309,6 +309,46 @@ START_TEST(test_order_survives_kill_restart_and_spawn) {
 }
 END_TEST
 
+/* --- Spawn order ----------------------------------------------------------------------------- */
+
+/* Four unordered systems spawn three children each in the same frame; returns the children's
+ * spawn orders, by name, as text. */
+static void spawn_orders(uint32_t threads, char *out, size_t size) {
+    ona_runtime *rt = make_runtime(threads, ONA_DELIVERY_ORDERED);
+    static const int work[] = {300000, 1, 100000, 30000};
+    for (int i = 0; i < 4; i++) {
+        char name[8], pairs[64];
+        snprintf(name, sizeof name, "k%d", i);
+        snprintf(pairs, sizeof pairs, "n=3 work=%d", work[i]);
+        spawn_after(rt, "spawner.lua", name, NULL, (ona_system){0}, pairs, 0, 0);
+    }
+    step(rt, 3);
+    size_t len = 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = 1; j <= 3; j++) {
+            char name[16];
+            snprintf(name, sizeof name, "k%d_%d", i, j);
+            ona_system h;
+            ck_assert_int_eq(ona_runtime_lookup(rt, name, &h), 0);
+            ona_system_stats st;
+            ck_assert_int_eq(ona_runtime_system_stats(rt, h, &st), 0);
+            len += (size_t)snprintf(out + len, size - len, "%s=%u ", name, st.spawn_order);
+        }
+    ona_runtime_destroy(rt);
+}
+
+START_TEST(test_order_spawn_order_is_the_same_on_any_thread_count) {
+    char one[512], other[512];
+    spawn_orders(1, one, sizeof one);
+    for (uint32_t threads = 2; threads <= 4; threads += 2)
+        for (int run = 0; run < 5; run++) {
+            spawn_orders(threads, other, sizeof other);
+            ck_assert_msg(strcmp(one, other) == 0, "1 thread: %s\n%u threads: %s", one, threads,
+                          other);
+        }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("order");
     TCase *tc = tcase_create("order");
@@ -319,6 +359,7 @@ int main(void) {
     tcase_add_test(tc, test_order_flood_past_capacity_loses_nothing_and_never_deadlocks);
     tcase_add_test(tc, test_order_cycle_is_refused_by_name);
     tcase_add_test(tc, test_order_survives_kill_restart_and_spawn);
+    tcase_add_test(tc, test_order_spawn_order_is_the_same_on_any_thread_count);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

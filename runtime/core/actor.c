@@ -341,7 +341,9 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
         ona__turn outcome = ONA__TURN_DONE;
         int why = prepare(sys, &outcome);
         if (why >= 0) {
+            ona__system *previous = ona__core_enter(sys);
             outcome = sys->host->run(sys, (ona__resume)why);
+            ona__core_leave(previous);
             if (outcome == ONA__TURN_FAILED)
                 ona_message_release(&sys->outgoing);
         }

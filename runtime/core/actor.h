@@ -171,6 +171,13 @@ struct ona__system {
     ona__tally tally;
 
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
+    /* Who spawned it (the system whose code ran on the spawning thread, NULL outside any) and
+     * its number among that spawner's children (or among spawns from outside): the merge gives
+     * spawn orders from these, so they are the same on any thread count. `spawn_parent` is only
+     * read at the merge that follows the spawn. `children` is the running thread's. */
+    ona__system *spawn_parent;
+    uint32_t spawn_nth, children;
+    bool merged;
     ona_failure_policy policy;
     uint32_t restart_limit;
     uint64_t restart_frame;

@@ -61,6 +61,7 @@ struct ona__core {
     ona__system **pending;
     uint32_t pending_count, pending_capacity;
     atomic_uint spawn_seq;
+    atomic_uint outside_spawns; /* spawns from outside any system's code */
 
     /* Systems in spawn order (main thread). */
     ona__system **systems;
@@ -121,6 +122,11 @@ typedef struct ona__spawn {
     ona_failure_policy policy;
 } ona__spawn;
 
+/* The system whose code runs on this thread (a turn, or a script's chunk at spawn), or NULL. Enter
+ * returns the one before, which leave puts back. A spawn records it as the new system's spawner. */
+ona__system *ona__core_running(void);
+ona__system *ona__core_enter(ona__system *sys);
+void ona__core_leave(ona__system *previous);
 /* Main, at create, after ona__core_init: registers `host` in `slot` and runs its prepare (its
  * error, or 0). */
 int ona__core_add_host(ona__core *core, int slot, const ona__host *host);

@@ -43,6 +43,7 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
     core->desc = *desc;
     core->main_thread = uv_thread_self();
     atomic_init(&core->spawn_seq, 0);
+    atomic_init(&core->outside_spawns, 0);
     atomic_init(&core->quit, false);
     uint32_t max = desc->max_systems;
     int rc = ona__registry_init(&core->registry, max);
@@ -112,6 +113,22 @@ void ona__core_free(ona__core *core) {
 
 /* --- Spawning -------------------------------------------------------------------------------- */
 
+static _Thread_local ona__system *tls_running;
+
+ona__system *ona__core_running(void) {
+    return tls_running;
+}
+
+ona__system *ona__core_enter(ona__system *sys) {
+    ona__system *previous = tls_running;
+    tls_running = sys;
+    return previous;
+}
+
+void ona__core_leave(ona__system *previous) {
+    tls_running = previous;
+}
+
 int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out, char *err,
                     size_t errsize) {
     ona__system *sys = ona__calloc(1, sizeof *sys);
@@ -171,6 +188,11 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         return rc;
     }
     sys->pops_per_check = ona__mailbox_capacity(sys->mailbox) / 2;
+    sys->spawn_parent = tls_running && tls_running->core == core ? tls_running : NULL;
+    /* relaxed: a count; spawns from outside are as ordered as their caller makes them. */
+    sys->spawn_nth = sys->spawn_parent ? sys->spawn_parent->children++
+                                       : atomic_fetch_add_explicit(&core->outside_spawns, 1,
+                                                                   memory_order_relaxed);
     /* The pending lock is taken first so that spawn order and pending order agree. */
     uv_mutex_lock(&core->pending_lock);
     rc = ona__registry_insert(&core->registry, sys, sys->name, &sys->id);
@@ -223,16 +245,51 @@ uint32_t ona__core_pending_count(ona__core *core) {
     return n;
 }
 
-static int cmp_spawn_order(const void *a, const void *b) {
+/* Pending systems whose spawner is merged (or none) sort by (spawner's spawn order, outside
+ * spawns first; their number among its children). */
+static int cmp_spawn_key(const void *a, const void *b) {
     const ona__system *x = *(ona__system *const *)a, *y = *(ona__system *const *)b;
-    return x->spawn_order < y->spawn_order ? -1 : (x->spawn_order > y->spawn_order ? 1 : 0);
+    uint64_t px = x->spawn_parent ? (uint64_t)x->spawn_parent->spawn_order + 1 : 0;
+    uint64_t py = y->spawn_parent ? (uint64_t)y->spawn_parent->spawn_order + 1 : 0;
+    if (px != py)
+        return px < py ? -1 : 1;
+    return x->spawn_nth < y->spawn_nth ? -1 : (x->spawn_nth > y->spawn_nth ? 1 : 0);
 }
 
+/* Spawn orders are given here, not at the spawn: systems spawning on several threads in one
+ * frame would otherwise number their children in the order the threads got there. Rounds: the
+ * children of merged spawners (or of none) first, then theirs, and so on; the values come from
+ * the same counter as before, which every spawn moves once, so they too are the same every run. */
 void ona__core_merge_pending(ona__core *core) {
     uv_mutex_lock(&core->pending_lock);
-    qsort(core->pending, core->pending_count, sizeof *core->pending, cmp_spawn_order);
-    for (uint32_t i = 0; i < core->pending_count; i++)
-        core->systems[core->system_count++] = core->pending[i];
+    uint32_t left = core->pending_count;
+    while (left) {
+        uint32_t ready = 0;
+        for (uint32_t i = 0; i < left; i++) {
+            ona__system *s = core->pending[i];
+            if (!s->spawn_parent || s->spawn_parent->merged) {
+                core->pending[i] = core->pending[ready];
+                core->pending[ready++] = s;
+            }
+        }
+        if (ready == 0) { /* cannot happen (a spawner is registered before its children) */
+            for (uint32_t i = 0; i < left; i++)
+                core->pending[i]->spawn_parent = NULL;
+            continue;
+        }
+        qsort(core->pending, ready, sizeof *core->pending, cmp_spawn_key);
+        for (uint32_t i = 0; i < ready; i++) {
+            ona__system *s = core->pending[i];
+            /* relaxed: main between frames (or under the pending lock). */
+            s->spawn_order = atomic_fetch_add_explicit(&core->spawn_seq, 1, memory_order_relaxed);
+            s->merged = true;
+            core->systems[core->system_count++] = s;
+        }
+        memmove(core->pending, core->pending + ready, (size_t)(left - ready) * sizeof *core->pending);
+        left -= ready;
+    }
+    for (uint32_t i = core->system_count - core->pending_count; i < core->system_count; i++)
+        core->systems[i]->spawn_parent = NULL; /* only read here */
     if (core->pending_count)
         core->order.dirty = true;
     core->pending_count = 0;
