@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua/order", NULL};
 
@@ -309,6 +310,65 @@ START_TEST(test_order_survives_kill_restart_and_spawn) {
 }
 END_TEST
 
+/* --- Pause and reload ------------------------------------------------------------------------ */
+
+/* a -> b -> c, c also hearing a directly. b fails and pauses (files are watched): c still waits
+ * for a through it. A saved fix resumes b, which keeps its place: it hears a in the same frame. */
+static const char *LINK_B_BROKEN =
+    "return {\n"
+    "  init = function(state, args) state.args, state.turn = args, 0 end,\n"
+    "  process = function() error('broken b') end,\n"
+    "}\n";
+
+START_TEST(test_order_holds_through_pause_and_reload) {
+    game_dir_begin("order");
+    char src[4096];
+    FILE *f = fopen(ONA_SOURCE_DIR "/tests/lua/order/link.lua", "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = 0;
+    game_write("link.lua", src);
+    game_write("b.lua", LINK_B_BROKEN);
+    const char *groots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {.threads = 2, .script_roots = groots, .hot_reload = true};
+    ona_runtime *rt = create_runtime(&desc);
+    ona_system report = spawn_collector(rt);
+    spawn_after(rt, "link.lua", "a", NULL, report, "to=b,c", 0, 0);
+    spawn_after(rt, "b.lua", "b", "a", report, "", 0, 0);
+    spawn_after(rt, "link.lua", "c", "b", report, "", 0, 0);
+    for (int i = 0; i < 200 && !captured_logs_contain("b paused"); i++)
+        step(rt, 1);
+    ck_assert_msg(captured_logs_contain("b paused"), "%s", captured_logs_text());
+    step(rt, 5);
+    ona_system hb;
+    ck_assert_int_eq(ona_runtime_lookup(rt, "b", &hb), 0);
+    ona_system_stats st;
+    ck_assert_int_eq(ona_runtime_system_stats(rt, hb, &st), 0);
+    ck_assert_int_eq(st.status, ONA_SYSTEM_PAUSED);
+    /* The fix: b becomes a link reporting what it hears and passing it to c. */
+    game_write("b.lua", src);
+    for (int i = 0; i < 400 && !captured_logs_contain("b resumed"); i++) {
+        step(rt, 1);
+        usleep(2000);
+    }
+    ck_assert_msg(captured_logs_contain("b resumed"), "%s", captured_logs_text());
+    ona_runtime_stats rs;
+    ona_runtime_stats_get(rt, &rs);
+    uint64_t resumed = rs.frames;
+    step(rt, 10);
+    ck_assert_int_eq(ona_runtime_system_stats(rt, hb, &st), 0);
+    ck_assert_int_eq(st.status, ONA_SYSTEM_RUNNING);
+    ck_assert_uint_gt(st.order_place, 0);
+    /* Everything c took from a came in the frame it was sent, paused b or not; b, running again,
+     * takes a's messages in the frame they were sent too (its backlog from the pause first). */
+    ck_assert_int_ge(count_from("c", "a", 0, 1, 1000), 10);
+    ck_assert_int_ge(count_from("b", "a", 0, (int)resumed + 2, 1000), 5);
+    ona_runtime_destroy(rt);
+    game_dir_end();
+}
+END_TEST
+
 /* --- Spawn order ----------------------------------------------------------------------------- */
 
 /* Four unordered systems spawn three children each in the same frame; returns the children's
@@ -360,6 +420,7 @@ int main(void) {
     tcase_add_test(tc, test_order_cycle_is_refused_by_name);
     tcase_add_test(tc, test_order_survives_kill_restart_and_spawn);
     tcase_add_test(tc, test_order_spawn_order_is_the_same_on_any_thread_count);
+    tcase_add_test(tc, test_order_holds_through_pause_and_reload);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
