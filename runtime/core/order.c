@@ -193,8 +193,7 @@ static int by_spawn(const void *a, const void *b) {
 static void rebuild(ona__core *core) {
     ona__order *o = &core->order;
     o->dirty = false;
-    for (uint32_t i = 0; i < o->count; i++)
-        o->members[i]->order_index = ONA__ORDER_NONE;
+    /* The old members may have ended and been freed: every live system is reset below. */
     o->count = 0;
     bool any = false;
     for (uint32_t i = 0; i < core->system_count; i++) {
