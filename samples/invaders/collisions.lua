@@ -99,10 +99,11 @@ local handlers = {
   end,
 }
 
--- One frame's tests; fills `out` with what to report.
+-- One frame's tests; fills `out` with what to report, and out.spent with the shots that hit
+-- something (a shot hits one thing).
 local function test(state, out)
   local f, p, list, masks = state.formation, state.player, state.bullets, state.shields
-  local spent = {} -- this frame's: a shot hits one thing
+  local spent = out.spent
   local function spend(id)
     spent[id] = true
     out.remove[#out.remove + 1] = id
@@ -127,6 +128,7 @@ local function test(state, out)
             if not spent[id] and is_alive(f, r, c) then
               if overlap(x0, y0, x1, y1, invader_rect(f, r, c)) then
                 spend(id)
+                out.killed[r * 100 + c] = true
                 out.kills[#out.kills + 1] = { r, c, y }
               end
             end
@@ -164,13 +166,14 @@ local function test(state, out)
 end
 
 -- What the autoplay pilot needs: the cannon, the formation's speed, each column's lowest
--- invader (centre x, bottom y), the bombs (x, top y).
-local function summary(state)
+-- invader (centre x, bottom y), the bombs (x, top y); without what this frame's tests (`out`)
+-- removed.
+local function summary(state, out)
   local f, p, list = state.formation, state.player, state.bullets
   local cols, bombs = {}, {}
   for c = 1, C.cols do
     for r = C.rows, 1, -1 do
-      if is_alive(f, r, c) then
+      if is_alive(f, r, c) and not out.killed[r * 100 + c] then
         cols[#cols + 1] = f.x + (c - 1) * C.cell_w + C.cell_w / 2
         cols[#cols + 1] = f.y + (r - 1) * C.cell_h + C.invader_h
         break
@@ -178,7 +181,7 @@ local function summary(state)
     end
   end
   for i = 1, #list, 5 do
-    if list[i + 1] ~= 0 then
+    if list[i + 1] ~= 0 and not out.spent[list[i]] then
       bombs[#bombs + 1] = list[i + 2]
       bombs[#bombs + 1] = list[i + 3]
     end
@@ -199,7 +202,7 @@ return {
     if not (state.formation and state.player and state.bullets and state.shields) then
       return -- one of them is restarting and has not reported yet
     end
-    local out = { remove = {}, erase = {}, kills = {} }
+    local out = { remove = {}, erase = {}, kills = {}, killed = {}, spent = {} }
     test(state, out)
     local peers = state.peers
     if #out.remove > 0 then
@@ -220,7 +223,7 @@ return {
       ona.send(peers.player, "hit")
     end
     if #state.watchers > 0 then
-      local world = summary(state)
+      local world = summary(state, out)
       for _, w in ipairs(state.watchers) do
         ona.send(w, "world", world)
       end
