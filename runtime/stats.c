@@ -64,7 +64,7 @@ static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *ou
     ona__mailbox_stats_get(sys->mailbox, &ms);
     out->mailbox_size =
         sys->core->desc.immediate ? ona__mailbox_size(sys->mailbox) : ona__delivery_backlog(sys);
-    out->order_place = sys->order_index == ONA__ORDER_NONE ? 0 : sys->order_index + 1;
+    out->order_place = sys->order_place;
     out->order_wait_ns = sys->order_wait_ns;
     out->mailbox_capacity = ms.capacity;
     out->mailbox_high_water = ms.high_water;

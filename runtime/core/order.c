@@ -199,6 +199,7 @@ static void rebuild(ona__core *core) {
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *s = core->systems[i];
         s->order_index = ONA__ORDER_NONE;
+        s->order_place = 0;
         s->order_direct_count = 0;
         any |= s->after_count > 0;
     }
@@ -305,6 +306,7 @@ static void rebuild(ona__core *core) {
                 bv[u / 64] |= 1ull << (u % 64);
             }
             done[i] = true;
+            v->order_place = o->count - left + 1;
             finished++;
             left--;
         }

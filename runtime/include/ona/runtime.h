@@ -229,7 +229,8 @@ typedef struct ona_system_stats {
     size_t memory_cap; /* 0 = none */
     uint32_t restarts;
     uint32_t errors;
-    uint32_t order_place;   /* its place in the declared order (1..), 0 when it has none */
+    uint32_t order_place;   /* its place in the declared order (1.., a topological order: every
+                               system comes after those it is after), 0 when it has none */
     uint64_t order_wait_ns; /* last frame: how long into it its predecessors kept it waiting */
 } ona_system_stats;
 
