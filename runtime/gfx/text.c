@@ -5,11 +5,13 @@
  *
  * Design note.
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
- *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
- *   goes. A reload (main, between frames) replaces a file's fonts by fresh ones under the same
- *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex;
- *   printing takes none. A font is published in `fonts[]` with a release store, so a thread
- *   that sees a handle sees the whole font.
+ *   (stbtt_fontinfo only reads them); fonts are not unloaded before the runtime goes. A reload
+ *   (main, between frames) replaces a file's fonts by fresh ones under the same handles; the old
+ *   fonts, their atlas pages and their file are freed by ona__fonts_collect (main, after the
+ *   turns, when no print runs) once no measure, which may run on any thread at any time, is
+ *   reading a font (a count, ordered with the pointers by seq_cst: ona__text_enter). Loading takes
+ * the registry's mutex; printing takes none. A font is published in `fonts[]` with a release store,
+ * so a thread that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
  *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
  *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
@@ -173,8 +175,9 @@ static bool find_default(char *buf, size_t size) {
 ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
     if (!f || font.id == 0 || font.id > ONA__MAX_FONTS)
         return NULL;
-    /* acquire: pairs with the release in make_font; the font's fields are complete. */
-    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_acquire);
+    /* seq_cst: acquire for the release in make_font (the font's fields are complete), and part
+     * of ona__text_enter's order with a reload's stores. */
+    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_seq_cst);
 }
 
 /* A new font of `file` (NULL: the debug font) at `size`, not yet published; NULL when out of
@@ -256,6 +259,7 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
     f->textures = textures;
     for (int i = 0; i < ONA__MAX_FONTS; i++)
         atomic_init(&f->fonts[i], NULL);
+    atomic_init(&f->measuring, 0);
     *out = f;
     return 0;
 }
@@ -384,8 +388,9 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         return rc;
     }
     /* Each font of the file is replaced by a fresh one under the same handle: new metrics, an
-     * empty glyph cache and new atlas pages. The old font and file stay allocated until the
-     * registry goes, so a thread still holding them (a measure) reads valid memory. */
+     * empty glyph cache and new atlas pages. The old font and file stay allocated until
+     * ona__fonts_collect sees no measure running, so a thread still holding them reads valid
+     * memory. */
     f->files[which] = file;
     f->retired_files[f->retired_files_count++] = old;
     made_count = 0;
@@ -396,16 +401,59 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         ona__font *fresh = made[made_count++];
         fresh->handle = ft->handle;
         f->retired_fonts[f->retired_fonts_count++] = ft;
-        /* release: a thread that reads this pointer sees the fresh font's fields. */
-        atomic_store_explicit(&f->fonts[i], fresh, memory_order_release);
+        /* seq_cst: a release for the fresh font's fields, and ordered before the collector's
+         * read of the measure count (ona__text_enter). */
+        atomic_store_explicit(&f->fonts[i], fresh, memory_order_seq_cst);
     }
     uv_mutex_unlock(&f->lock);
     return 0;
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {
+    if (!f)
+        return 0;
+    ona__text_enter(f);
     ona__font *ft = ona__text_font_of(f, font);
-    return ft ? ft->line_height : 0;
+    float h = ft ? ft->line_height : 0;
+    ona__text_leave(f);
+    return h;
+}
+
+/* Dekker-style, seq_cst in place of fences (so TSan can follow it): a reader counts itself, then
+ * loads a font pointer (ona__text_font_of); a reload stores the new pointers, and the collector
+ * then reads the count; all four are seq_cst, so either the reader sees the new font or the
+ * collector sees the reader and keeps the old one. */
+void ona__text_enter(ona__fonts *f) {
+    atomic_fetch_add_explicit(&f->measuring, 1, memory_order_seq_cst);
+}
+
+void ona__text_leave(ona__fonts *f) {
+    /* release: the reader's reads of the font happen before a collector that sees the count. */
+    atomic_fetch_sub_explicit(&f->measuring, 1, memory_order_release);
+}
+
+void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx) {
+    uv_mutex_lock(&f->lock);
+    bool any = f->retired_fonts_count || f->retired_files_count;
+    uv_mutex_unlock(&f->lock);
+    if (!any)
+        return;
+    /* seq_cst: see ona__text_enter; and it pairs with ona__text_leave's release, so a measure that
+     * left is done with the old fonts. */
+    if (atomic_load_explicit(&f->measuring, memory_order_seq_cst) != 0)
+        return; /* a measure runs: the next call tries again */
+    uv_mutex_lock(&f->lock);
+    for (uint32_t i = 0; i < f->retired_fonts_count; i++) {
+        ona__font *ft = f->retired_fonts[i];
+        for (int p = 0; p < MAX_PAGES; p++) /* acquire: a page made is complete (get_page) */
+            if (atomic_load_explicit(&ft->pages[p].state, memory_order_acquire) == PAGE_READY)
+                ona__textures_free_alpha(f->textures, gfx, ft->pages[p].texture);
+        free_font(ft);
+    }
+    for (uint32_t i = 0; i < f->retired_files_count; i++)
+        free_file(f->retired_files[i]);
+    f->retired_fonts_count = f->retired_files_count = 0;
+    uv_mutex_unlock(&f->lock);
 }
 
 /* --- The glyph cache --------------------------------------------------------------------------*/
