@@ -7,9 +7,8 @@
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
  *   (stbtt_fontinfo only reads them); fonts are not unloaded before the runtime goes. A reload
  *   (main, between frames) replaces a file's fonts by fresh ones under the same handles; the old
- *   fonts, their atlas pages and their file are freed by ona__fonts_collect (main, after the
- *   turns, when no print runs) once no measure, which may run on any thread at any time, is
- *   reading a font (a count, ordered with the pointers by seq_cst: ona__text_enter). Loading takes
+ *   fonts, their atlas pages and their file are freed later (text_retire.c), once no measure
+ *   reads a font. Loading takes
  * the registry's mutex; printing takes none. A font is published in `fonts[]` with a release store,
  * so a thread that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
@@ -95,13 +94,13 @@ static int read_font(const char *path, font_file *file) {
     return rc;
 }
 
-static void free_font(ona__font *ft) {
+void ona__text_free_font(ona__font *ft) {
     for (int p = 0; p < MAX_PAGES; p++)
         ona__free(ft->pages[p].alpha);
     ona__free(ft);
 }
 
-static void free_file(font_file *file) {
+void ona__text_free_file(font_file *file) {
     ona__free(file->data);
     ona__free(file->path);
     ona__free(file);
@@ -268,13 +267,13 @@ void ona__fonts_destroy(ona__fonts *f) {
     if (!f)
         return;
     for (uint32_t i = 0; i < f->font_count; i++) /* main, last */
-        free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
+        ona__text_free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
     for (uint32_t i = 0; i < f->file_count; i++)
-        free_file(f->files[i]);
+        ona__text_free_file(f->files[i]);
     for (uint32_t i = 0; i < f->retired_fonts_count; i++)
-        free_font(f->retired_fonts[i]);
+        ona__text_free_font(f->retired_fonts[i]);
     for (uint32_t i = 0; i < f->retired_files_count; i++)
-        free_file(f->retired_files[i]);
+        ona__text_free_file(f->retired_files[i]);
     ona__free(f->retired_fonts);
     ona__free(f->retired_files);
     uv_mutex_destroy(&f->lock);
@@ -378,7 +377,7 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         rc = ONA_ENOMEM;
     if (rc) {
         for (uint32_t i = 0; i < made_count; i++)
-            free_font(made[i]);
+            ona__text_free_font(made[i]);
         if (file) {
             ona__free(file->data);
             ona__free(file);
@@ -417,43 +416,6 @@ float ona__text_line_height(ona__fonts *f, ona_font font) {
     float h = ft ? ft->line_height : 0;
     ona__text_leave(f);
     return h;
-}
-
-/* Dekker-style, seq_cst in place of fences (so TSan can follow it): a reader counts itself, then
- * loads a font pointer (ona__text_font_of); a reload stores the new pointers, and the collector
- * then reads the count; all four are seq_cst, so either the reader sees the new font or the
- * collector sees the reader and keeps the old one. */
-void ona__text_enter(ona__fonts *f) {
-    atomic_fetch_add_explicit(&f->measuring, 1, memory_order_seq_cst);
-}
-
-void ona__text_leave(ona__fonts *f) {
-    /* release: the reader's reads of the font happen before a collector that sees the count. */
-    atomic_fetch_sub_explicit(&f->measuring, 1, memory_order_release);
-}
-
-void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx) {
-    uv_mutex_lock(&f->lock);
-    bool any = f->retired_fonts_count || f->retired_files_count;
-    uv_mutex_unlock(&f->lock);
-    if (!any)
-        return;
-    /* seq_cst: see ona__text_enter; and it pairs with ona__text_leave's release, so a measure that
-     * left is done with the old fonts. */
-    if (atomic_load_explicit(&f->measuring, memory_order_seq_cst) != 0)
-        return; /* a measure runs: the next call tries again */
-    uv_mutex_lock(&f->lock);
-    for (uint32_t i = 0; i < f->retired_fonts_count; i++) {
-        ona__font *ft = f->retired_fonts[i];
-        for (int p = 0; p < MAX_PAGES; p++) /* acquire: a page made is complete (get_page) */
-            if (atomic_load_explicit(&ft->pages[p].state, memory_order_acquire) == PAGE_READY)
-                ona__textures_free_alpha(f->textures, gfx, ft->pages[p].texture);
-        free_font(ft);
-    }
-    for (uint32_t i = 0; i < f->retired_files_count; i++)
-        free_file(f->retired_files[i]);
-    f->retired_fonts_count = f->retired_files_count = 0;
-    uv_mutex_unlock(&f->lock);
 }
 
 /* --- The glyph cache --------------------------------------------------------------------------*/

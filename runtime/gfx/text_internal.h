@@ -2,8 +2,8 @@
  * text_internal.h: what the text module's files share, and nothing else sees: the font, glyph
  * and atlas page types, the font registry, and the few calls layout makes into the fonts and
  * their glyph cache. text.c owns files, fonts and the cache (and says how its atomics pair);
- * text_layout.c decodes UTF-8 and lays out, prints and measures. The rest of the runtime knows
- * the module through text.h.
+ * text_layout.c decodes UTF-8 and lays out, prints and measures; text_retire.c frees the fonts
+ * a reload replaced. The rest of the runtime knows the module through text.h.
  */
 #ifndef ONA_GFX_TEXT_INTERNAL_H
 #define ONA_GFX_TEXT_INTERNAL_H
@@ -88,6 +88,10 @@ typedef struct ona__text_metrics {
     int index;      /* glyph index, for kerning; -1 without a font file */
     const glyph *g; /* NULL: measured without the cache */
 } ona__text_metrics;
+
+/* Frees a font (its atlas pages' buffers, not their textures) and a file. Lock held, or main. */
+void ona__text_free_font(ona__font *ft);
+void ona__text_free_file(font_file *file);
 
 /* Around a read of fonts outside a turn (a measure): the replaced fonts stay allocated until
  * every such read that began before the replacement has left. */
