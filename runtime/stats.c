@@ -32,6 +32,12 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     for (uint32_t i = 0; i < rt->core.thread_count; i++)
         out->steals += rt->core.workers[i].steals;
     out->deadlocks = rt->core.deadlocks;
+    if (rt->services.assets_ready)
+        out->assets = ona__assets_count(&rt->services.assets);
+    if (rt->services.video_ready)
+        out->textures = ona__textures_live(&rt->services.video.textures);
+    if (rt->services.audio_ready)
+        out->sounds = ona__sounds_live(&rt->services.audio.sounds);
 }
 
 int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {

@@ -245,6 +245,9 @@ typedef struct ona_runtime_stats {
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
+    uint32_t assets;    /* files loaded (textures, sounds, fonts, shaders, music) and held */
+    uint32_t textures;  /* live textures: loaded, made, canvases, atlas pages, the built-in ones */
+    uint32_t sounds;    /* live sounds, the silent placeholder included */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */
