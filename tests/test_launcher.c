@@ -385,6 +385,11 @@ END_TEST
 
 /* --- Runs that repeat ------------------------------------------------------------------------ */
 
+#ifndef ONA_LUAJIT_FIXED_SEED
+#error "ONA_LUAJIT_FIXED_SEED is a compile definition of the build (cmake/luajit.cmake)"
+#endif
+#if ONA_LUAJIT_FIXED_SEED /* the system's LuaJIT seeds its string IDs from the OS */
+
 /* Four systems each warm the JIT up (traces, so machine code is placed in memory near the VM),
  * drop some garbage strings, then list the order pairs() visits a table of 1,000 string keys,
  * and draw from math.random and ona.random(). */
@@ -448,10 +453,6 @@ static char *run_order_game(const char *game, const char *workers, const char *s
 /* Two processes running one game list the same pairs() order over string keys and draw the
  * same numbers, on one thread or on four, when the bundled LuaJIT (seeded with a fixed value)
  * runs it; systems of different names draw different numbers; another --seed draws others. */
-#ifndef ONA_LUAJIT_FIXED_SEED
-#error "ONA_LUAJIT_FIXED_SEED is a compile definition of the build (cmake/luajit.cmake)"
-#endif
-#if ONA_LUAJIT_FIXED_SEED
 START_TEST(test_launcher_runs_repeat) {
     tmp_make();
     const char *game = make_order_game();
