@@ -43,6 +43,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            d->max_systems <= ONA__REGISTRY_MAX_CAPACITY &&
            d->mailbox_capacity <= ONA_MAX_MAILBOX_CAPACITY &&
            (unsigned)d->default_policy <= ONA_POLICY_STOP &&
+           (unsigned)d->delivery <= ONA_DELIVERY_IMMEDIATE &&
            (unsigned)d->video <= ONA_VIDEO_OFFSCREEN && d->window.width >= 0 &&
            d->window.height >= 0 && (unsigned)d->window.vsync <= ONA_VSYNC_OFF &&
            /* Steady time and saves. */
@@ -160,6 +161,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
             .restart_backoff_frames = desc.restart_backoff_frames,
             .default_policy = desc.default_policy,
             .pause_on_failure = desc.hot_reload,
+            .immediate = desc.delivery == ONA_DELIVERY_IMMEDIATE,
         };
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;

@@ -62,10 +62,14 @@ static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *ou
     out->messages_out = sys->messages_out;
     ona__mailbox_stats ms;
     ona__mailbox_stats_get(sys->mailbox, &ms);
-    out->mailbox_size = ona__mailbox_size(sys->mailbox);
+    out->mailbox_size =
+        sys->core->desc.immediate ? ona__mailbox_size(sys->mailbox) : ona__delivery_backlog(sys);
+    out->order_place = sys->order_index == ONA__ORDER_NONE ? 0 : sys->order_index + 1;
+    out->order_wait_ns = sys->order_wait_ns;
     out->mailbox_capacity = ms.capacity;
     out->mailbox_high_water = ms.high_water;
-    out->mailbox_full = ms.full;
+    /* relaxed: a statistic. */
+    out->mailbox_full = ms.full + atomic_load_explicit(&sys->stage.refused, memory_order_relaxed);
     sys->host->memory(sys, &out->memory, &out->memory_peak, &out->memory_cap);
     out->restarts = sys->restarts;
     out->errors = sys->errors;
@@ -105,7 +109,9 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
         if (sys->status != ONA_SYSTEM_PAUSED)
             continue;
         len += snprintf(text + len, size - (size_t)len, "\nPAUSED %s (save a fix): %u queued",
-                        sys->name, ona__mailbox_size(sys->mailbox));
+                        sys->name,
+                        rt->core.desc.immediate ? ona__mailbox_size(sys->mailbox)
+                                                : ona__delivery_backlog(sys));
         uv_mutex_lock(&sys->waiters_lock);
         uint32_t waiting = 0;
         for (ona__system *w = sys->waiters_head; w; w = w->next_waiter, waiting++)
