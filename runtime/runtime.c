@@ -49,7 +49,8 @@ static bool valid_desc(const ona_runtime_desc *d) {
            /* Steady time and saves. */
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
-           d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id));
+           d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
+           d->seed < (1ull << 53);
 }
 
 /* --- Creation -------------------------------------------------------------------------------- */
@@ -101,7 +102,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         ona_log(ONA_LOG_ERROR, "runtime",
                 "ona_runtime_create: a desc field is out of range (threads <= %d, max_systems <= "
                 "%d, mailbox_capacity <= %u, policy, video, vsync and window size valid, fixed_dt "
-                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64})",
+                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64}, "
+                "seed < 2^53)",
                 ONA_MAX_THREADS, ONA_MAX_SYSTEMS, ONA_MAX_MAILBOX_CAPACITY);
         return ONA_EINVAL;
     }
@@ -139,6 +141,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->fixed_dt = desc.fixed_dt;
     svc->max_fps = desc.max_fps;
     svc->fixed_step_default = desc.fixed_step_default;
+    svc->seed = desc.seed;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
     if (rc == 0) {
@@ -174,7 +177,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
 #else
         ona_log(ONA_LOG_INFO, "runtime",
                 "LuaJIT: %s, without CHECKHOOK (the turn budget cannot stop a JIT-compiled loop, "
-                "only report it)",
+                "only report it) and seeded from the OS (the order of pairs() over string keys "
+                "changes from run to run)",
                 ONA_LUAJIT_DESC);
 #endif
     }

@@ -45,6 +45,7 @@ typedef struct ona__services {
     char *save_dir;          /* NULL: no folder (no HOME) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
+    uint64_t seed;           /* the session seed (ona_runtime_desc.seed), below 2^53 */
     /* Main only: inside ona_runtime_step or ona_runtime_destroy, where callbacks run; the
      * main-thread functions refuse to run then (ONA_ETHREAD). */
     bool in_call;
@@ -196,8 +197,11 @@ double ona__services_frame_dt(ona__services *s);
 /* main.lua's time settings (ona.gfx.window): fixed_dt > 0, < 0 = measured, 0 = keep; max_fps 0 =
  * keep, UINT32_MAX = uncapped. Any thread. */
 void ona__services_set_script_time(ona__services *s, double fixed_dt, uint32_t max_fps);
-/* The default random seed of `sys`'s `nth` generator (name, spawn order, nth; below 2^53). */
+/* The default random seed of `sys`'s `nth` generator (the session seed, name, spawn order, nth;
+ * below 2^53). ona.random() and ona_random_default take nth = 0, 1, 2...; a Lua system's
+ * math.random takes ONA__SEED_MATH_RANDOM. Any thread. */
 uint64_t ona__services_default_seed(const ona__system *sys, uint64_t nth);
+#define ONA__SEED_MATH_RANDOM UINT64_MAX
 
 /* --- Saves (save.c) --------------------------------------------------------------------------- */
 

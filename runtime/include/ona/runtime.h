@@ -157,6 +157,12 @@ typedef struct ona_runtime_desc {
     const char *save_dir;
     /* How messages reach systems (see ona_delivery); 0 = ORDERED. */
     ona_delivery delivery;
+    /* The session's random seed, below 2^53 (larger is refused: ONA_EINVAL); 0 is a seed like any
+     * other, and the default, so that every run draws the same numbers unless told otherwise (the
+     * launcher's --seed N). Each system's math.random starts from a seed made of this one, its
+     * name and its spawn order, and so do the default seeds of ona.random() and
+     * ona_random_default (ona/time.h): the same session seed replays the same sequences. */
+    uint64_t seed;
 } ona_runtime_desc;
 
 /* ona_runtime_desc.fixed_dt: always the measured wall time. */
