@@ -30,8 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ona__stage_init(ona__stage *st) {
+int ona__stage_init(ona__stage *st, uint32_t capacity) {
     memset(st, 0, sizeof *st);
+    st->capacity = capacity;
     atomic_init(&st->over_n, 0);
     atomic_init(&st->outside, 0);
     atomic_init(&st->outside_seq, 0);
@@ -94,6 +95,8 @@ static uint32_t *tally_slot(ona__tally *t, uint64_t to, uint64_t frame) {
         t->seq_frame = frame;
         t->seq = 0;
         t->used = 0;
+    } else if (t->cap && t->entries[t->last].to == to && t->entries[t->last].frame == frame) {
+        return &t->entries[t->last].n;
     }
     if (2 * (t->used + 1) > t->cap) {
         uint32_t cap = t->cap ? 2 * t->cap : 16;
@@ -119,10 +122,13 @@ static uint32_t *tally_slot(ona__tally *t, uint64_t to, uint64_t frame) {
         if (e->frame != frame || e->to == 0) {
             *e = (ona__tally_entry){to, frame, 0};
             t->used++;
+            t->last = j;
             return &e->n;
         }
-        if (e->to == to)
+        if (e->to == to) {
+            t->last = j;
             return &e->n;
+        }
         j = (j + 1) & (t->cap - 1);
     }
 }
@@ -147,7 +153,7 @@ static int push(ona__system *target, ona_message *m, const ona__stamp *stamp) {
 }
 
 int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, ona_message *m) {
-    uint32_t cap = ona__mailbox_capacity(target->mailbox);
+    uint32_t cap = target->stage.capacity;
     uint32_t backlog = target->stage.backlog_start;
     ona__stamp stamp = {.frame = core->frame};
     if (from) {
@@ -210,7 +216,7 @@ void ona__delivery_gather(ona__system *sys) {
     }
     /* The mailbox first, then the overflow: a message left behind for want of memory is taken at
      * the next gather, still in its place in the order (the stage sorts). */
-    while (reserve(&st->items, &st->cap, st->count + 1)) {
+    while (!ona__mailbox_is_empty(sys->mailbox) && reserve(&st->items, &st->cap, st->count + 1)) {
         ona__staged *e = &st->items[st->count];
         if (ona__mailbox_pop_stamped(sys->mailbox, &e->msg, &e->stamp) != 0)
             break;
@@ -260,8 +266,10 @@ void ona__delivery_gather(ona__system *sys) {
 int ona__delivery_take(ona__system *sys) {
     ona__stage *st = &sys->stage;
     ona_message_release(&sys->inbox);
-    if (st->head >= st->ready)
+    if (st->head >= st->ready) {
+        st->drained = st->gathered; /* it asked for more than this turn had: it keeps up */
         return ONA_EEMPTY;
+    }
     sys->inbox = st->items[st->head++].msg;
     sys->messages_in++;
     return 0;
@@ -274,14 +282,35 @@ uint32_t ona__delivery_backlog(ona__system *sys) {
            atomic_load_explicit(&st->over_n, memory_order_relaxed);
 }
 
+uint32_t ona__delivery_backlog_before(ona__system *sys, uint64_t frame) {
+    ona__stage *st = &sys->stage;
+    uint32_t n = ona__mailbox_count_before(sys->mailbox, frame);
+    for (uint32_t i = st->head; i < st->count; i++)
+        n += st->items[i].stamp.frame < frame;
+    /* relaxed: a hint; the lock orders the entries. */
+    if (atomic_load_explicit(&st->over_n, memory_order_relaxed)) {
+        uv_mutex_lock(&st->lock);
+        for (uint32_t i = 0; i < st->over_count; i++)
+            n += st->over[i].stamp.frame < frame;
+        uv_mutex_unlock(&st->lock);
+    }
+    return n;
+}
+
 bool ona__delivery_full(const ona__system *target) {
-    return target->stage.backlog_start >= ona__mailbox_capacity(target->mailbox);
+    return target->stage.backlog_start >= target->stage.capacity;
 }
 
 void ona__delivery_boundary(ona__core *core) {
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
-        sys->stage.backlog_start = ona__delivery_backlog(sys);
+        /* A receiver that in the last frame asked for more messages than it had keeps up: it
+         * takes that frame's messages now, so they are in flight, not backlog. One that did not
+         * (paused, restarting, waiting, or not receiving) is behind by all it holds. */
+        ona__stage *st = &sys->stage;
+        bool keeps_up = st->drained == core->frame && sys->status == ONA_SYSTEM_RUNNING;
+        st->backlog_start = keeps_up ? ona__delivery_backlog_before(sys, core->frame)
+                                     : ona__delivery_backlog(sys);
         /* relaxed: main between frames; the next frame's start publishes it. */
         atomic_store_explicit(&sys->stage.outside, 0, memory_order_relaxed);
     }

@@ -28,6 +28,7 @@ typedef struct ona__stage {
     ona__staged *items; /* [head, ready) this turn's, [ready, count) held for the next */
     uint32_t head, ready, count, cap;
     uint64_t gathered; /* the frame whose messages were last gathered */
+    uint64_t drained;  /* the last frame whose turn took all it had and asked for more */
     ona__staged *scratch;
     uint32_t scratch_cap;
     /* Sends that found every cell taken (many senders in one frame): locked, rare. */
@@ -35,9 +36,12 @@ typedef struct ona__stage {
     ona__staged *over;
     uint32_t over_count, over_cap;
     atomic_uint over_n; /* over_count, readable without the lock */
-    /* Messages waiting at the frame's start (main writes it between frames; senders read it):
-     * what backpressure compares against the capacity, the same on every thread count. */
+    /* Messages sent before the last frame and still not taken, counted when the frame starts
+     * (main writes it between frames; senders read it): what backpressure compares against the
+     * capacity, the same on every thread count. Messages of the last frame are in flight, not
+     * backlog: an unordered receiver takes them this frame. */
     uint32_t backlog_start;
+    uint32_t capacity; /* the mailbox's, for senders' checks */
     atomic_uint outside; /* messages sent from C this frame (no tally of their own) */
     atomic_uint outside_seq;
     atomic_ullong refused; /* sends told to wait (backpressure), a statistic */
@@ -52,11 +56,12 @@ typedef struct ona__tally_entry {
 typedef struct ona__tally {
     ona__tally_entry *entries; /* open addressing by receiver handle */
     uint32_t cap, used;
+    uint32_t last;      /* index of the entry the last send used: most sends repeat it */
     uint64_t seq_frame; /* the frame `seq` counts in */
     uint32_t seq;
 } ona__tally;
 
-int ona__stage_init(ona__stage *st);
+int ona__stage_init(ona__stage *st, uint32_t capacity);
 /* Releases every message still staged or in the overflow; returns how many. Main. */
 uint32_t ona__stage_free(ona__stage *st);
 void ona__tally_free(ona__tally *t);
@@ -73,6 +78,8 @@ int ona__delivery_take(ona__system *sys);
 /* Messages waiting for the system (staged, in the mailbox, in the overflow). Main between frames
  * (exact), or a snapshot. */
 uint32_t ona__delivery_backlog(ona__system *sys);
+/* Of those, the ones sent before `frame`. Main between frames. */
+uint32_t ona__delivery_backlog_before(ona__system *sys, uint64_t frame);
 /* Whether a send to `target` would wait on backpressure this frame for a sender that has sent it
  * nothing yet: its backlog at the frame's start fills its capacity. */
 bool ona__delivery_full(const ona__system *target);

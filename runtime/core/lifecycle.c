@@ -167,7 +167,7 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     atomic_init(&sys->kill_requested, false);
     ona_message_init(&sys->outgoing);
     ona_message_init(&sys->inbox);
-    if (ona__stage_init(&sys->stage)) {
+    if (ona__stage_init(&sys->stage, 0)) {
         ona__free(sys->after);
         ona__free(sys);
         snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
@@ -188,6 +188,7 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         return rc;
     }
     sys->pops_per_check = ona__mailbox_capacity(sys->mailbox) / 2;
+    sys->stage.capacity = ona__mailbox_capacity(sys->mailbox);
     sys->spawn_parent = tls_running && tls_running->core == core ? tls_running : NULL;
     /* relaxed: a count; spawns from outside are as ordered as their caller makes them. */
     sys->spawn_nth = sys->spawn_parent ? sys->spawn_parent->children++

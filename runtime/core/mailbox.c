@@ -215,6 +215,18 @@ int ona__mailbox_pop_stamped(ona__mailbox *mb, ona_message *out, ona__stamp *sta
     return 0;
 }
 
+uint32_t ona__mailbox_count_before(const ona__mailbox *mb, uint64_t frame) {
+    uint32_t n = 0;
+    /* relaxed: the consumer's own position. */
+    for (size_t pos = atomic_load_explicit(&mb->head, memory_order_relaxed);; pos++) {
+        const cell *c = &mb->cells[pos & mb->mask];
+        /* acquire: a published cell's stamp is complete. */
+        if (atomic_load_explicit(&c->seq, memory_order_acquire) != pos + 1)
+            return n;
+        n += c->stamp.frame < frame;
+    }
+}
+
 bool ona__mailbox_is_empty(const ona__mailbox *mb) {
     size_t pos = atomic_load_explicit(&mb->head, memory_order_relaxed);
     /* acquire: a ready cell means a message was published. */

@@ -52,6 +52,10 @@ int ona__mailbox_pop(ona__mailbox *mb, ona_message *out);
 /* As pop, also copying the message's stamp into *stamp. */
 int ona__mailbox_pop_stamped(ona__mailbox *mb, ona_message *out, ona__stamp *stamp);
 
+/* Consumer only (or main between frames): how many queued messages have a stamp of a frame
+ * before `frame`. Walks them. */
+uint32_t ona__mailbox_count_before(const ona__mailbox *mb, uint64_t frame);
+
 /* Any thread; a snapshot that may be stale by the time it returns. The scheduler orders it
  * against its own state with seq_cst fences. */
 bool ona__mailbox_is_empty(const ona__mailbox *mb);
