@@ -37,17 +37,11 @@ static void die(const char *what, int rc) {
 
 static ona_runtime *make_runtime(uint32_t threads) {
     ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
-    ona_runtime *rt;
-    int rc = ona_runtime_create(&desc, &rt);
-    if (rc)
-        die("ona_runtime_create", rc);
-    return rt;
+    return bench_runtime(&desc, "bench_frames");
 }
 
 static void step(ona_runtime *rt) {
-    int rc = ona_runtime_step(rt, 1.0 / 60);
-    if (rc)
-        die("ona_runtime_step", rc);
+    bench_step(rt, "bench_frames");
 }
 
 static ona_system spawn_work(ona_runtime *rt, double iterations) {

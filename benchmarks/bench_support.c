@@ -3,6 +3,8 @@
  */
 #include "bench_support.h"
 
+#include "ona/ona.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -23,6 +25,24 @@
 #ifndef ONA_SOURCE_DIR
 #define ONA_SOURCE_DIR "."
 #endif
+
+ona_runtime *bench_runtime(const ona_runtime_desc *desc, const char *who) {
+    ona_runtime *rt;
+    int rc = ona_runtime_create(desc, &rt);
+    if (rc) {
+        fprintf(stderr, "%s: ona_runtime_create: %s\n", who, ona_strerror(rc));
+        exit(1);
+    }
+    return rt;
+}
+
+void bench_step(ona_runtime *rt, const char *who) {
+    int rc = ona_runtime_step(rt, 1.0 / 60);
+    if (rc) {
+        fprintf(stderr, "%s: ona_runtime_step: %s\n", who, ona_strerror(rc));
+        exit(1);
+    }
+}
 
 uint64_t bench_now_ns(void) {
     struct timespec ts;

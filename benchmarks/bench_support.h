@@ -59,6 +59,17 @@ int bench_run_capture(char *const argv[], char *out, size_t size, double timeout
 int bench_load_start(void);
 void bench_load_stop(int pid);
 
+/* --- Runtimes ------------------------------------------------------------------------------ */
+
+typedef struct ona_runtime ona_runtime;
+typedef struct ona_runtime_desc ona_runtime_desc;
+
+/* ona_runtime_create, or the program ends with "<who>: ona_runtime_create: <error>" (a benchmark
+ * without its runtime measures nothing). */
+ona_runtime *bench_runtime(const ona_runtime_desc *desc, const char *who);
+/* One frame of 1/60 s (ona_runtime_step); an error ends the program, as above. */
+void bench_step(ona_runtime *rt, const char *who);
+
 /* Keeps the compiler from optimising `p` away. */
 static inline void bench_escape(const void *p) {
     __asm__ volatile("" : : "g"(p) : "memory");
