@@ -306,8 +306,8 @@ static int decode_ogg(const char *path, const char *who, const uint8_t *data, si
             capacity = grown;
         }
         int link = 0;
-        long got = ov_read(&vf, (char *)pcm + used, (int)ONA_MIN(capacity - used, 65536), big_endian,
-                           2, 1, &link);
+        long got = ov_read(&vf, (char *)pcm + used, (int)ONA_MIN(capacity - used, 65536),
+                           big_endian, 2, 1, &link);
         if (got == 0)
             break;
         if (got < 0) {
@@ -332,6 +332,29 @@ static int decode_ogg(const char *path, const char *who, const uint8_t *data, si
     return rc;
 }
 
+/* Checks that every RIFF chunk of a WAV lies inside the file: SDL_LoadWAV_RW allocates what a
+ * chunk's header claims before it reads, so a 300-byte file claiming a 3 GB data chunk would
+ * have it ask for 3 GB. Writes what is wrong to `why`. */
+static bool wav_chunks_inside(const uint8_t *file, size_t size, char *why, size_t why_size) {
+    size_t pos = 12; /* after "RIFF", its length and "WAVE" */
+    while (pos + 8 <= size) {
+        const uint8_t *h = file + pos;
+        uint32_t length =
+            (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+        if (length > size - pos - 8) {
+            snprintf(why, why_size,
+                     "its \"%c%c%c%c\" chunk claims %u bytes, past the end of the file "
+                     "(%zu bytes)",
+                     h[0] >= 32 && h[0] < 127 ? h[0] : '?', h[1] >= 32 && h[1] < 127 ? h[1] : '?',
+                     h[2] >= 32 && h[2] < 127 ? h[2] : '?', h[3] >= 32 && h[3] < 127 ? h[3] : '?',
+                     (unsigned)length, size);
+            return false;
+        }
+        pos += 8 + (size_t)length + (length & 1); /* chunks are padded to even sizes */
+    }
+    return true;
+}
+
 int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
     uint8_t *file = NULL;
     size_t size = 0;
@@ -341,7 +364,13 @@ int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
         return rc;
     }
-    if (size >= 12 && memcmp(file, "RIFF", 4) == 0) {
+    char why[160];
+    if (size >= 12 && memcmp(file, "RIFF", 4) == 0 &&
+        !wav_chunks_inside(file, size, why, sizeof why)) {
+        ona_log(ONA_LOG_ERROR, who,
+                "sound %s: not a readable WAV file (%s); playing silence instead", path, why);
+        rc = ONA_EFORMAT;
+    } else if (size >= 12 && memcmp(file, "RIFF", 4) == 0) {
         SDL_AudioSpec spec;
         Uint8 *wav = NULL;
         Uint32 len = 0;

@@ -61,6 +61,7 @@ enum {
 
 /* FreeType's error texts (FT_Error_String is compiled out of Debian's build): the table its
  * header builds when asked to. */
+/* clang-format off */
 #undef FTERRORS_H_
 #define FT_ERRORDEF(e, v, s) {v, s},
 #define FT_ERROR_START_LIST {
@@ -77,6 +78,7 @@ static const char *ft_error_text(FT_Error err) {
             return ft_errors[i].text;
     return "unknown FreeType error";
 }
+/* clang-format on */
 
 /* Glyphs are loaded in font units: no hinting, no embedded bitmaps, and the scale is applied to
  * the outline by text.c, so that a size means the ascender-to-descender height in pixels. */
@@ -604,8 +606,8 @@ static float advance_of(ona__font *ft, FT_UInt index) {
  * texels at `dst` (rows `pitch` apart), its left edge at pixel `x0` and its top at `top`:
  * scaled to 26.6 pixels, moved so that the box's top-left is the bitmap's, and clipped to the
  * bitmap by FreeType's rasteriser, so nothing is written outside the cells. File lock held. */
-static FT_Error rasterise(ona__fonts *f, ona__font *ft, int x0, int top, uint8_t *dst, int w,
-                          int h, int pitch) {
+static FT_Error rasterise(ona__fonts *f, ona__font *ft, int x0, int top, uint8_t *dst, int w, int h,
+                          int pitch) {
     FT_Outline *outline = &ft->file->face->glyph->outline;
     FT_Fixed scale = (FT_Fixed)lroundf(ft->px * 64.0f * 65536.0f);
     FT_Matrix m = {scale, 0, 0, scale};
@@ -757,7 +759,8 @@ int ona__text_kern_units(font_file *file, int left, int right) {
         return 0;
     FT_Vector v = {0, 0};
     uv_mutex_lock(&file->lock);
-    FT_Error err = FT_Get_Kerning(file->face, (FT_UInt)left, (FT_UInt)right, FT_KERNING_UNSCALED, &v);
+    FT_Error err =
+        FT_Get_Kerning(file->face, (FT_UInt)left, (FT_UInt)right, FT_KERNING_UNSCALED, &v);
     uv_mutex_unlock(&file->lock);
     return err ? 0 : (int)v.x;
 }

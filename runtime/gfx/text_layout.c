@@ -13,8 +13,9 @@
  *   `length`.
  * - Layout: lines end at '\n' and, with wrap and a width, at the last space that fits (a word
  *   longer than the box breaks between characters); pen positions are snapped to whole pixels of
- *   the font before scaling; kerning comes from the font's kern table (FreeType's FT_Get_Kerning; GPOS is not read).
- *   Pairs met are remembered per font in `kerns` (see ona__font), a plain word each, relaxed.
+ *   the font before scaling; kerning comes from the font's kern table (FreeType's
+ *   FT_Get_Kerning; GPOS is not read). Pairs met are remembered per font in `kerns` (see
+ *   ona__font), a plain word each, relaxed.
  * - The built-in debug font (no font file) lays out in fixed cells of the size, from the
  *   renderer's debug font texture.
  */
