@@ -106,7 +106,7 @@ static bool check_face(font_file *file, char *why, size_t size) {
     }
     /* Every glyph the char map reaches is loaded once, so that a broken outline, offset or
      * composite is found here, by name, rather than half way through a frame. Each glyph is
-     * checked once however many characters map to it (a forged cmap may map a million). */
+     * checked once however many characters map to it. */
     if (face->num_glyphs < 1 || face->num_glyphs > 65536) {
         snprintf(why, size, "it claims %ld glyphs (maxp)", (long)face->num_glyphs);
         return false;
@@ -119,7 +119,9 @@ static bool check_face(font_file *file, char *why, size_t size) {
     FT_UInt index = 0;
     uint32_t mapped = 0, drawn = 0; /* characters mapped; glyphs with an outline */
     bool ok = true;
-    for (FT_ULong cp = FT_Get_First_Char(face, &index); ok && index != 0;
+    /* Code points past U+10FFFF are never asked for, and a forged format 13 group may map all
+     * 2^32 of them: the walk stops there (the char codes it yields only increase). */
+    for (FT_ULong cp = FT_Get_First_Char(face, &index); ok && index != 0 && cp <= 0x10FFFF;
          cp = FT_Get_Next_Char(face, cp, &index)) {
         mapped++;
         if ((FT_Long)index < face->num_glyphs && (seen[index / 8] >> (index % 8) & 1))

@@ -111,6 +111,11 @@ def fonts():
         "bad-garbage.ttf": bytes((i * 2654435761 >> 13) & 255 for i in range(4096)),
         "bad-empty.ttf": b"",
         "bad-three-bytes.ttf": g[:3],
+        # a format 13 (many-to-one) group mapping every 32-bit char code to glyph 1: the load
+        # walks the char map only up to U+10FFFF
+        "good-cmap13-everything.ttf": font(cmap=struct.pack(">HHHHI", 0, 1, 3, 10, 12) +
+                                           struct.pack(">HHIII", 13, 0, 28, 0, 1) +
+                                           struct.pack(">III", 0, 0xFFFFFFFF, 1)),
         # numberOfHMetrics past the hmtx table: FreeType reads what is there
         "any-hmtx-count.ttf": font(nhm=65535),
     }
