@@ -1,29 +1,40 @@
 /*
- * text.c: TrueType fonts (stb_truetype), their files and the glyph atlas that text is drawn from
+ * text.c: TrueType fonts (FreeType), their files and the glyph atlas that text is drawn from
  * through the sprite path (text.h, ona/text.h). UTF-8 decoding and layout, which read the fonts
  * and the cache built here, are in text_layout.c; what the two share is in text_internal.h.
  *
  * Design note.
- * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
- *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
- *   goes. A reload (main, between frames) replaces a file's fonts by fresh ones under the same
- *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex;
- *   printing takes none. A font is published in `fonts[]` with a release store, so a thread
- *   that sees a handle sees the whole font.
+ * - Font files are untrusted: FreeType opens them (FT_New_Memory_Face over bytes read once) and
+ *   check_face refuses, with the reason, one without a Unicode cmap, without height, or with a
+ *   glyph the cmap reaches that does not load. Glyphs are loaded unscaled and text.c scales
+ *   their outlines by size / (ascender - descender), so a size is the line's pixel height; the
+ *   outline is rasterised by FT_Outline_Get_Bitmap straight into its atlas cells, clipped to
+ *   them, whatever extent a forged outline claims.
+ * - Threads: one FT_Library per registry. Faces are made and freed under the registry's mutex
+ *   (FreeType's rule for a library shared by threads); a face is not thread-safe, so every call
+ *   on a file's face (char index, advance, kerning, load, rasterise from its glyph slot) holds
+ *   that file's lock, shared by all the file's sizes.
+ * - A font is a file at a pixel size. Files are read once and their bytes and face shared by
+ *   every size; fonts and files are never unloaded before the runtime goes. A reload (main,
+ *   between frames) replaces a file's fonts by fresh ones under the same handles and keeps the
+ *   old ones allocated until then. Loading takes the registry's mutex; printing takes only the
+ *   file's lock, for glyphs not cached yet. A font is published in `fonts[]` with a release
+ *   store, so a thread that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
- *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
- *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
- *   publishes them with a release store of `ready`; only then does it rasterise into its cells
- *   of the page's CPU copy, which no other thread writes (cells are exclusive). Another thread
- *   that meets the key before `ready` spins for that short while (metrics and one fetch_add, no
- *   rasterising); after, it pushes sprites with the cell's source rect at once. The page's
- *   pixels are uploaded by main after the frame's turns (ona__textures_touch marks the page),
- *   when every worker has synchronised with it, so no glyph is drawn before its pixels are up.
+ *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then,
+ *   under the file's lock, loads the glyph, claims atlas cells with an atomic counter,
+ *   rasterises into its cells of the page's CPU copy (which no other thread writes: cells are
+ *   exclusive), and publishes the slot's fields with a release store of `ready`. Another
+ *   thread that meets the key before `ready` spins for that while; after, it pushes sprites
+ *   with the cell's source rect at once. The page's pixels are uploaded by main after the
+ *   frame's turns (ona__textures_touch marks the page), when every worker has synchronised with
+ *   it, so no glyph is drawn before its pixels are up.
  * - Atlas: per font, up to MAX_PAGES pages of fixed cells, a cell about half an em wide and a
  *   line high; a wider glyph claims several adjacent cells of one row with one fetch_add (a claim
  *   that would cross a row's end is abandoned and claimed again). A page is created by the first
- *   thread whose cell falls in it (CAS on the page's state; others spin until it is made): the
- *   only lock on the print path is the texture registry's, once per page in a font's life.
+ *   thread whose cell falls in it (CAS on the page's state; others spin until it is made), under
+ *   the file's lock, so the texture registry's lock nests inside it (never the reverse), once
+ *   per page in a font's life.
  * - Determinism: a glyph's bitmap is the same wherever it lands, it sits at its cell's corner
  *   plus a transparent 1-texel border, and textures are sampled nearest: the picture does not
  *   depend on which thread rasterised what, or where, whatever the number of threads.
