@@ -448,10 +448,9 @@ ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm) {
 
 typedef struct vorbis_stream {
     ona__stream base;
-    OggVorbis_File vf;
-    FILE *file;
-    char *path; /* for the log */
-    long rate;  /* the first link's; a link at another rate ends the music */
+    OggVorbis_File vf; /* owns the FILE main opened (closed by ov_clear) */
+    char *path;        /* for the log */
+    long rate;         /* the first link's; a link at another rate ends the music */
     SDL_AudioStream *convert;
     bool loop, ended;
     float chunk[VORBIS_CHUNK * 2];
@@ -569,11 +568,12 @@ static ona__stream *open_vorbis(const char *path, bool loop) {
     char why[128];
     const vorbis_info *info = ov_info(&s->vf, -1);
     SDL_AudioStream *c = NULL;
-    if (!ogg_format_ok(info, why, sizeof why))
-        ;
-    else if ((c = SDL_NewAudioStream(AUDIO_F32SYS, 2, (int)info->rate, AUDIO_F32SYS,
-                                     ONA__MIX_CHANNELS, ONA__MIX_RATE)) == NULL)
-        snprintf(why, sizeof why, "cannot stream it (%s)", SDL_GetError());
+    if (ogg_format_ok(info, why, sizeof why)) {
+        c = SDL_NewAudioStream(AUDIO_F32SYS, 2, (int)info->rate, AUDIO_F32SYS, ONA__MIX_CHANNELS,
+                               ONA__MIX_RATE);
+        if (!c)
+            snprintf(why, sizeof why, "cannot stream it (%s)", SDL_GetError());
+    }
     if (!c) {
         ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path, why);
         ov_clear(&s->vf);
@@ -582,7 +582,6 @@ static ona__stream *open_vorbis(const char *path, bool loop) {
         return NULL;
     }
     s->base = (ona__stream){vorbis_read, vorbis_close};
-    s->file = file;
     s->path = copy;
     s->rate = info->rate;
     s->convert = c;
