@@ -50,9 +50,45 @@ static lua_Number opt_number_field(lua_State *L, int idx, const char *field, lua
     return v;
 }
 
+/* opts.after: a name, a handle, or a list of them (at most ONA_MAX_AFTER), into `desc`. The
+ * names point into Lua strings held by the options table, which lives to the spawn's end. */
+static void check_after(lua_State *L, int opts, ona_spawn_desc *desc, ona_system *handles,
+                        const char **names) {
+    lua_getfield(L, opts, "after");
+    int t = lua_gettop(L);
+    if (lua_isnil(L, t)) {
+        lua_pop(L, 1);
+        return;
+    }
+    int n = lua_istable(L, t) ? (int)lua_objlen(L, t) : 1;
+    if (n > ONA_MAX_AFTER)
+        ona__lua_argerror(L, opts, "ona.spawn", "opts.after has more than 64 entries");
+    for (int i = 1; i <= n; i++) {
+        if (lua_istable(L, t))
+            lua_rawgeti(L, t, i);
+        else
+            lua_pushvalue(L, t);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            names[desc->after_name_count++] = lua_tostring(L, -1);
+        } else if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) >= 1 &&
+                   lua_tonumber(L, -1) < 9007199254740992.0) {
+            handles[desc->after_count++].id = (uint64_t)lua_tonumber(L, -1);
+        } else {
+            lua_pushfstring(L, "opts.after[%d] must be a system's name or handle, not %s", i,
+                            luaL_typename(L, -1));
+            ona__lua_argerror(L, opts, "ona.spawn", lua_tostring(L, -1));
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    desc->after = handles;
+    desc->after_names = names;
+}
+
 /* ona.spawn(script, args, opts) -> handle | nil, reason
  * opts: name, mailbox (capacity), memory (cap in bytes), policy ("restart"/"stop"), restarts,
- * budget (turn budget in ms; 0 = none). */
+ * budget (turn budget in ms; 0 = none), after (a name, a handle or a list of them: the systems
+ * whose turn comes first in every frame). A cycle or a bad entry in `after` raises. */
 int l_ona_spawn(lua_State *L) {
     ona__lua *lua = ona__lua_of(L);
     ona__system *sys = lua->sys;
@@ -61,6 +97,8 @@ int l_ona_spawn(lua_State *L) {
     if (nargs >= 3 && !lua_isnil(L, 3))
         ona__lua_checktable(L, 3, "ona.spawn");
     ona_spawn_desc desc = {.script = script};
+    ona_system after_handles[ONA_MAX_AFTER];
+    const char *after_names[ONA_MAX_AFTER];
     char name[64] = {0};
     if (nargs >= 3 && lua_istable(L, 3)) {
         lua_getfield(L, 3, "name");
@@ -82,6 +120,7 @@ int l_ona_spawn(lua_State *L) {
             desc.budget_ms = ms == 0 ? ONA_BUDGET_OFF : (uint32_t)ONA_MAX(ms, 1);
         }
         desc.policy = check_policy(L, 3);
+        check_after(L, 3, &desc, after_handles, after_names);
     }
     /* The args value is encoded into a message owned by the system struct while Lua may raise. */
     char err[1024];
@@ -98,6 +137,9 @@ int l_ona_spawn(lua_State *L) {
     ona_system out;
     int rc = ona__lua_spawn(lua->svc, &desc, &out, err, sizeof err);
     ona_message_release(args);
+    if (rc == ONA_EINVAL && desc.after_count + desc.after_name_count > 0 &&
+        (strstr(err, "is a cycle") || strncmp(err, "after", 5) == 0))
+        return ona__lua_raise(L, "ona.spawn", "%s", err);
     if (rc) {
         lua_pushnil(L);
         lua_pushstring(L, err);

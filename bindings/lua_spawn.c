@@ -19,6 +19,7 @@ static void host_destroy(ona__system *sys, bool run_exit) {
     ona__lua *lua = sys->host_data;
     ona__lua_close(lua, run_exit);
     ona__lua_free(lua);
+    ona__services_system_ended(ona__services_of(sys), sys); /* after exit, which may use them */
 }
 
 static int host_restart(ona__system *sys) {
@@ -127,8 +128,14 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
     }
     char name[64];
     default_name(desc, path, name, sizeof name);
+    ona__order_ref after[ONA_MAX_AFTER];
+    uint32_t after_count = 0;
+    rc = ona__order_refs(desc->after, desc->after_count, desc->after_names,
+                         desc->after_name_count, after, &after_count, err, errsize);
     ona__spawn spawn = {
         .name = name,
+        .after = after,
+        .after_count = after_count,
         .host = &ona__lua_host,
         .host_data = lua,
         .mailbox_capacity = desc->mailbox_capacity,
@@ -136,14 +143,18 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
         .policy = desc->policy,
     };
     ona__system *sys;
-    rc = ona__core_spawn(svc->core, &spawn, &sys, err, errsize);
+    if (rc == 0)
+        rc = ona__core_spawn(svc->core, &spawn, &sys, err, errsize);
     if (rc) {
         ona__lua_free(lua);
         out->id = 0;
         return rc;
     }
     lua->sys = sys;
+    /* Its chunk is its code running: what it spawns is numbered among its children. */
+    ona__system *previous = ona__core_enter(sys);
     rc = ona__lua_load(lua, err, errsize);
+    ona__core_leave(previous);
     if (rc) {
         ona__core_abandon(svc->core, sys);
         out->id = 0;

@@ -43,6 +43,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            d->max_systems <= ONA__REGISTRY_MAX_CAPACITY &&
            d->mailbox_capacity <= ONA_MAX_MAILBOX_CAPACITY &&
            (unsigned)d->default_policy <= ONA_POLICY_STOP &&
+           (unsigned)d->delivery <= ONA_DELIVERY_IMMEDIATE &&
            (unsigned)d->video <= ONA_VIDEO_OFFSCREEN && d->window.width >= 0 &&
            d->window.height >= 0 && (unsigned)d->window.vsync <= ONA_VSYNC_OFF &&
            /* Steady time and saves. */
@@ -157,6 +158,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
             .restart_backoff_frames = desc.restart_backoff_frames,
             .default_policy = desc.default_policy,
             .pause_on_failure = desc.hot_reload,
+            .immediate = desc.delivery == ONA_DELIVERY_IMMEDIATE,
         };
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
@@ -200,8 +202,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__assets_init(&svc->assets, svc->roots, svc->root_count, svc->hot);
         svc->assets_ready = rc == 0;
         if (rc == 0)
-            ona__assets_set_builtin_kinds(&svc->assets, &svc->video.textures, &svc->audio,
-                                          svc->video.fonts, &svc->video);
+            ona__assets_set_builtin_kinds(&svc->assets, &svc->video, &svc->audio);
     }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
@@ -339,6 +340,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__scheduler_run_frame(core);
     ona__signals_turns(rt, false);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
+    ona__assets_upload(&rt->services.assets); /* the frame's loads to the GPU, before its draw */
     ona__video_present(&rt->services.video, &overlay);
     ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
     core->in_step = false;
@@ -437,7 +439,13 @@ int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
     if (!rt || !path || !out)
         return ONA_EINVAL;
-    return ona__services_texture_load(&rt->services, path, "gfx", out);
+    return ona__services_texture_load(&rt->services, path, "gfx", ONA__ASSET_RUNTIME, out);
+}
+
+int ona_runtime_texture_release(ona_runtime *rt, ona_texture texture) {
+    if (!rt)
+        return ONA_EINVAL;
+    return ona__services_texture_release(&rt->services, texture, ONA__ASSET_RUNTIME);
 }
 
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
@@ -488,5 +496,11 @@ int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     out->id = rt->services.audio.sounds.placeholder.id;
     if (!path)
         return ONA_EINVAL;
-    return ona__services_sound_load(&rt->services, path, "audio", out);
+    return ona__services_sound_load(&rt->services, path, "audio", ONA__ASSET_RUNTIME, out);
+}
+
+int ona_runtime_sound_release(ona_runtime *rt, ona_sound sound) {
+    if (!rt)
+        return ONA_EINVAL;
+    return ona__services_sound_release(&rt->services, sound, ONA__ASSET_RUNTIME);
 }

@@ -32,6 +32,12 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     for (uint32_t i = 0; i < rt->core.thread_count; i++)
         out->steals += rt->core.workers[i].steals;
     out->deadlocks = rt->core.deadlocks;
+    if (rt->services.assets_ready)
+        out->assets = ona__assets_count(&rt->services.assets);
+    if (rt->services.video_ready)
+        out->textures = ona__textures_live(&rt->services.video.textures);
+    if (rt->services.audio_ready)
+        out->sounds = ona__sounds_live(&rt->services.audio.sounds);
 }
 
 int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
@@ -62,10 +68,14 @@ static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *ou
     out->messages_out = sys->messages_out;
     ona__mailbox_stats ms;
     ona__mailbox_stats_get(sys->mailbox, &ms);
-    out->mailbox_size = ona__mailbox_size(sys->mailbox);
+    out->mailbox_size =
+        sys->core->desc.immediate ? ona__mailbox_size(sys->mailbox) : ona__delivery_backlog(sys);
+    out->order_place = sys->order_place;
+    out->order_wait_ns = sys->order_wait_ns;
     out->mailbox_capacity = ms.capacity;
     out->mailbox_high_water = ms.high_water;
-    out->mailbox_full = ms.full;
+    /* relaxed: a statistic. */
+    out->mailbox_full = ms.full + atomic_load_explicit(&sys->stage.refused, memory_order_relaxed);
     sys->host->memory(sys, &out->memory, &out->memory_peak, &out->memory_cap);
     out->restarts = sys->restarts;
     out->errors = sys->errors;
@@ -105,7 +115,9 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
         if (sys->status != ONA_SYSTEM_PAUSED)
             continue;
         len += snprintf(text + len, size - (size_t)len, "\nPAUSED %s (save a fix): %u queued",
-                        sys->name, ona__mailbox_size(sys->mailbox));
+                        sys->name,
+                        rt->core.desc.immediate ? ona__mailbox_size(sys->mailbox)
+                                                : ona__delivery_backlog(sys));
         uv_mutex_lock(&sys->waiters_lock);
         uint32_t waiting = 0;
         for (ona__system *w = sys->waiters_head; w; w = w->next_waiter, waiting++)

@@ -27,7 +27,8 @@ static void teardown(void) {
 
 /* Runs the script's checks and asserts that the ones named in `expected` all passed. */
 static void run_checks(uint32_t threads, bool small, const char *const *expected, int count) {
-    ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
+    ona_runtime_desc desc = {
+        .threads = threads, .script_roots = roots, .delivery = ONA_DELIVERY_IMMEDIATE};
     ona_runtime *rt = NULL;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     ona_system report = spawn_collector(rt);

@@ -37,6 +37,12 @@ static ona_runtime *make_runtime(uint32_t threads) {
     return make_runtime_with((ona_runtime_desc){.threads = threads});
 }
 
+/* For what only immediate delivery does: waits and wakes within a frame, steals of woken turns. */
+static ona_runtime *make_runtime_immediate(uint32_t threads) {
+    return make_runtime_with(
+        (ona_runtime_desc){.threads = threads, .delivery = ONA_DELIVERY_IMMEDIATE});
+}
+
 static void step(ona_runtime *rt, int frames) {
     for (int i = 0; i < frames; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
@@ -558,7 +564,7 @@ END_TEST
  * Whatever the timing, every burner gets exactly one message a frame. */
 START_TEST(test_lifecycle_work_is_stolen) {
     enum { FRAMES = 30, BURNERS = 8 };
-    ona_runtime *rt = make_runtime(2);
+    ona_runtime *rt = make_runtime_immediate(2);
     ona_system none = {0};
     ona_system burners[BURNERS];
     for (int i = 0; i < BURNERS; i++) {
@@ -583,7 +589,7 @@ END_TEST
  * waking a waiting sender (ona__scheduler_after_pop), which leaves the sender parked until the
  * next frame's start and spreads the burst over ~10 frames. */
 static void parked_sender_woken_same_frame(uint32_t threads) {
-    ona_runtime *rt = make_runtime(threads);
+    ona_runtime *rt = make_runtime_immediate(threads);
     ona_system report = spawn_collector(rt);
     ona_system drain = spawn_lua(rt, "drain.lua", "drain", report, "", 1, 0);
     ona_system burst = spawn_lua(rt, "burst.lua", "burst", report, "to=drain n=20", 0, 0);
@@ -615,7 +621,7 @@ END_TEST
  * at frame start (receive would stop parking after frame 1: fewer parks). */
 static void nil_once_per_frame(uint32_t threads) {
     enum { FRAMES = 5 };
-    ona_runtime *rt = make_runtime(threads);
+    ona_runtime *rt = make_runtime_immediate(threads);
     ona_system report = spawn_collector(rt);
     ona_system none = {0};
     ona_system sys = spawn_lua(rt, "nil_twice.lua", "nil_twice", report, "", 0, 0);

@@ -16,11 +16,15 @@
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua", NULL};
 
-static ona_runtime *make_runtime(uint32_t threads) {
-    ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
+static ona_runtime *make_runtime_with(uint32_t threads, ona_delivery delivery) {
+    ona_runtime_desc desc = {.threads = threads, .script_roots = roots, .delivery = delivery};
     ona_runtime *rt = NULL;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     return rt;
+}
+
+static ona_runtime *make_runtime(uint32_t threads) {
+    return make_runtime_with(threads, ONA_DELIVERY_ORDERED);
 }
 
 static void step(ona_runtime *rt, int frames) {
@@ -71,8 +75,9 @@ START_TEST(test_runtime_every_system_gets_one_turn_per_frame) {
 }
 END_TEST
 
+/* Round trips within a frame: immediate delivery (ordered delivery answers in the next frame). */
 static double pingpong(uint32_t threads, int rounds) {
-    ona_runtime *rt = make_runtime(threads);
+    ona_runtime *rt = make_runtime_with(threads, ONA_DELIVERY_IMMEDIATE);
     ona_system report = spawn_collector(rt);
     char args[128];
     snprintf(args, sizeof args, "peer=pong serve=true rounds=%d", rounds);

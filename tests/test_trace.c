@@ -87,7 +87,8 @@ END_TEST
 
 START_TEST(test_trace_one_slice_per_turn) {
     capture_logs_begin();
-    ona_runtime_desc desc = {.threads = 2, .script_roots = roots};
+    ona_runtime_desc desc = {
+        .threads = 2, .script_roots = roots, .delivery = ONA_DELIVERY_IMMEDIATE};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     ona_system none = {0};

@@ -29,8 +29,11 @@ static void teardown(void) {
  * to interrupt the hog soon, long enough that a spawn's chunk under a sanitizer on a loaded
  * machine stays inside its ten times longer budget). */
 static ona_runtime *open_runtime(uint32_t threads, uint32_t budget_ms) {
-    ona_runtime_desc desc = {
-        .threads = threads, .script_roots = roots, .turn_budget_ms = budget_ms};
+    /* Wakes are immediate delivery's: ordered delivery never waits within a frame. */
+    ona_runtime_desc desc = {.threads = threads,
+                             .script_roots = roots,
+                             .turn_budget_ms = budget_ms,
+                             .delivery = ONA_DELIVERY_IMMEDIATE};
     ona_runtime *rt = NULL;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     return rt;

@@ -159,6 +159,21 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
     uint32_t lent_flags = m->flags;
     if (m->flags & ONA__MESSAGE_LENT_BUFFERS)
         m->flags = (m->flags & ~(uint32_t)ONA__MESSAGE_LENT_BUFFERS) | ONA__MESSAGE_OWNS_BUFFERS;
+    if (!core->desc.immediate) {
+        /* Ordered: nobody waits inside a frame, so there is no one to wake (delivery.c). */
+        int rc = ona__delivery_send(core, from, target, m);
+        if (rc) {
+            m->flags = lent_flags;
+            return rc;
+        }
+        if (moves)
+            ona__message_commit_moves(NULL, moves);
+        if (from)
+            from->messages_out++;
+        else
+            core->messages++;
+        return 0;
+    }
     int rc = ona__mailbox_push(target->mailbox, m);
     if (rc) {
         /* ONA_EFULL leaves `why` alone: a full mailbox is the common case of a send that waits,
@@ -187,9 +202,10 @@ int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_me
         return refuse(core, to, target, NULL, 0);
     uint64_t id = from ? from->id : 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (msgs[i].flags & ONA__MESSAGE_LENT_BUFFERS) {
-            /* Buffers lent by handles (never from the C API's writer): one by one, through the
-             * path that makes the queued copy own them and undoes it on a refusal. */
+        if (!core->desc.immediate || (msgs[i].flags & ONA__MESSAGE_LENT_BUFFERS)) {
+            /* Ordered delivery, or buffers lent by handles (never from the C API's writer): one
+             * by one, through the path that stamps each message, makes the queued copy own its
+             * buffers and undoes it on a refusal. */
             for (uint32_t j = 0; j < n; j++) {
                 int rc = ona__actor_send(core, from, to, &msgs[j], NULL, NULL, 0);
                 if (rc)
@@ -217,6 +233,8 @@ int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_me
 }
 
 int ona__actor_receive(ona__system *sys) {
+    if (!sys->core->desc.immediate)
+        return ona__delivery_take(sys);
     ona_message_release(&sys->inbox);
     if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
         return ONA_EEMPTY;
@@ -314,13 +332,18 @@ static int prepare(ona__system *sys, ona__turn *turn) {
 
 uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
     ona__core *core = sys->core;
+    bool ordered = !core->desc.immediate;
     if (sys->resume == ONA__RESUME_START)
         sys->last_turn_ns = 0;
+    if (ordered && sys->stage.gathered != core->frame)
+        ona__delivery_gather(sys);
     for (;;) {
         ona__turn outcome = ONA__TURN_DONE;
         int why = prepare(sys, &outcome);
         if (why >= 0) {
+            ona__system *previous = ona__core_enter(sys);
             outcome = sys->host->run(sys, (ona__resume)why);
+            ona__core_leave(previous);
             if (outcome == ONA__TURN_FAILED)
                 ona_message_release(&sys->outgoing);
         }
@@ -333,6 +356,14 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
         t0 = t1;
         sys->turn_ns_total += ns;
         sys->last_turn_ns += ns;
+        if (ordered && outcome == ONA__TURN_PARK_RECV) {
+            /* Ordered: what this turn may see was all there when it started; an empty receive
+             * is the end of it. */
+            sys->resume = ONA__RESUME_NIL;
+            continue;
+        }
+        /* Where this system's part of the frame ends (or, immediate, where it first waits), its
+         * successors in the order may start: ona__order_done, before `run` lets it go. */
         switch (outcome) {
         case ONA__TURN_DONE:
         case ONA__TURN_FAILED:
@@ -340,16 +371,19 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
             if (sys->last_turn_ns > sys->max_turn_ns)
                 sys->max_turn_ns = sys->last_turn_ns;
             sys->turn_active = false;
+            ona__order_done(core, sys);
             /* release: the next thread to run this system sees everything this turn wrote. */
             atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
             return t1;
         case ONA__TURN_NEXT_FRAME:
             sys->resume = ONA__RESUME_CONTINUE;
+            ona__order_done(core, sys);
             atomic_store_explicit(&sys->run, ONA__RUN_IDLE, memory_order_release);
             return t1;
         case ONA__TURN_PARK_RECV: {
             sys->parks++;
             sys->park_start_ns = t1;
+            ona__order_done(core, sys);
             /* seq_cst (store, fence, load): Dekker with wake_receiver, see the file note. After
              * this store another thread may own the system. */
             atomic_store_explicit(&sys->run, ONA__RUN_PARKED_RECV, memory_order_seq_cst);
@@ -374,6 +408,16 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
                 refuse(core, sys->send_target, target, sys->wait_error, sizeof sys->wait_error);
                 sys->resume = ONA__RESUME_SEND_FAILED;
                 continue;
+            }
+            ona__order_done(core, sys);
+            if (ordered) {
+                /* Backpressure: tried again at the start of a frame whose backlog leaves room
+                 * (queue_frame); nobody wakes it within this one. It is on the receiver's
+                 * waiter list all the same, so the receiver's end fails its send by name and
+                 * statistics show who waits. release: as for IDLE. */
+                waiters_append(target, sys);
+                atomic_store_explicit(&sys->run, ONA__RUN_PARKED_SEND, memory_order_release);
+                return t1;
             }
             waiters_append(target, sys);
             /* seq_cst: Dekker with ona__actor_receive (pop, fence, read waiters). */

@@ -25,8 +25,10 @@
 #include "ona/runtime.h"
 
 #include "common.h"
+#include "delivery.h"
 #include "mailbox.h"
 #include "message.h"
+#include "order.h"
 
 #include <stdatomic.h>
 #include <uv.h>
@@ -148,7 +150,35 @@ struct ona__system {
     uint64_t park_frame;    /* the frame its turn last parked in send (the long-wait warning) */
     bool trace_named;       /* its parked track has its name in the trace */
 
+    /* --- order (order.c): `after` is identity; the rest main's between frames, and during a
+     * frame read by all, `order_waiting` counted down by predecessors, `order_done_frame` and
+     * `order_wait_ns` the turn's --- */
+    ona__order_ref *after;
+    uint32_t after_count;
+    uint32_t order_index; /* among the members, ONA__ORDER_NONE outside the order */
+    uint32_t order_place; /* 1.. in a topological order of the members (statistics), 0 none */
+    ona__system **order_direct;
+    uint32_t order_direct_count, order_direct_cap;
+    ona__system **order_succ; /* released when this one's part of the frame ends */
+    uint32_t order_succ_count, order_succ_cap;
+    atomic_uint order_waiting; /* running predecessors still in their part of this frame */
+    bool order_runs;           /* it runs this frame */
+    uint32_t order_visit;
+    uint64_t order_done_frame;
+    uint64_t order_wait_ns; /* how long into this frame its predecessors kept it waiting */
+
+    /* --- delivery (delivery.c): the turn's; main between frames --- */
+    ona__stage stage;
+    ona__tally tally;
+
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
+    /* Who spawned it (the system whose code ran on the spawning thread, NULL outside any) and
+     * its number among that spawner's children (or among spawns from outside): the merge gives
+     * spawn orders from these, so they are the same on any thread count. `spawn_parent` is only
+     * read at the merge that follows the spawn. `children` is the running thread's. */
+    ona__system *spawn_parent;
+    uint32_t spawn_nth, children;
+    bool merged;
     ona_failure_policy policy;
     uint32_t restart_limit;
     uint64_t restart_frame;

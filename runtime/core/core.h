@@ -32,6 +32,9 @@ typedef struct ona__worker {
 typedef struct ona__core_desc {
     uint32_t threads, max_systems, mailbox_capacity, restart_limit, restart_backoff_frames;
     ona_failure_policy default_policy;
+    /* Immediate delivery (ona_runtime_desc.delivery): messages go straight into mailboxes and
+     * receives and full sends wait within the frame; false: ordered delivery (delivery.c). */
+    bool immediate;
     /* Watching files (ona_runtime_desc.hot_reload): a failed system pauses, keeping its state and
      * its mailbox, until a reload resumes it, instead of its restart/stop policy (lifecycle.c). */
     bool pause_on_failure;
@@ -58,6 +61,7 @@ struct ona__core {
     ona__system **pending;
     uint32_t pending_count, pending_capacity;
     atomic_uint spawn_seq;
+    atomic_uint outside_spawns; /* spawns from outside any system's code */
 
     /* Systems in spawn order (main thread). */
     ona__system **systems;
@@ -87,6 +91,10 @@ struct ona__core {
     ona__trace trace; /* `tracing` changes only between frames */
     bool tracing;
 
+    /* The declared order (order.c). */
+    ona__order order;
+    uint64_t frame_start_ns;
+
     uint64_t frame;
     double dt;
     bool in_step;
@@ -106,12 +114,19 @@ bool ona__core_on_main(const ona__core *core);
 
 typedef struct ona__spawn {
     const char *name;
+    const ona__order_ref *after; /* copied; checked for cycles */
+    uint32_t after_count;
     const ona__host *host;
     void *host_data; /* owned by the system from a successful spawn on */
     uint32_t mailbox_capacity, restart_limit;
     ona_failure_policy policy;
 } ona__spawn;
 
+/* The system whose code runs on this thread (a turn, or a script's chunk at spawn), or NULL. Enter
+ * returns the one before, which leave puts back. A spawn records it as the new system's spawner. */
+ona__system *ona__core_running(void);
+ona__system *ona__core_enter(ona__system *sys);
+void ona__core_leave(ona__system *previous);
 /* Main, at create, after ona__core_init: registers `host` in `slot` and runs its prepare (its
  * error, or 0). */
 int ona__core_add_host(ona__core *core, int slot, const ona__host *host);
@@ -165,6 +180,9 @@ ona__worker *ona__runq_current(void);
 void ona__runq_set_current(ona__worker *w);
 /* Work for this thread: its own deque, then the frame list, then a steal. NULL when none. */
 ona__system *ona__runq_find(ona__core *core, ona__worker *w);
+/* The calling thread in a frame: queues a system already QUEUED and counted in `active` (a
+ * successor released by the order) on this thread's deque. */
+void ona__runq_ready(ona__core *core, ona__system *sys);
 /* Main only: appends a system to the frame list; `active` must already count it. */
 void ona__runq_append(ona__core *core, ona__system *sys);
 /* Wakes up to `n` sleeping threads (all, and main, when n < 0) after work appeared. */

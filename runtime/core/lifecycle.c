@@ -43,6 +43,7 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
     core->desc = *desc;
     core->main_thread = uv_thread_self();
     atomic_init(&core->spawn_seq, 0);
+    atomic_init(&core->outside_spawns, 0);
     atomic_init(&core->quit, false);
     uint32_t max = desc->max_systems;
     int rc = ona__registry_init(&core->registry, max);
@@ -74,6 +75,11 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
 static void system_free(ona__system *sys) {
     ona_message_release(&sys->outgoing);
     ona_message_release(&sys->inbox);
+    ona__stage_free(&sys->stage);
+    ona__tally_free(&sys->tally);
+    ona__free(sys->after);
+    ona__free(sys->order_direct);
+    ona__free(sys->order_succ);
     ona__mailbox_destroy(sys->mailbox);
     uv_mutex_destroy(&sys->waiters_lock);
     ona__free(sys);
@@ -102,9 +108,26 @@ void ona__core_free(ona__core *core) {
     ona__free(core->systems);
     ona__free(core->ending);
     ona__registry_free(&core->registry);
+    ona__order_free(&core->order);
 }
 
 /* --- Spawning -------------------------------------------------------------------------------- */
+
+static _Thread_local ona__system *tls_running;
+
+ona__system *ona__core_running(void) {
+    return tls_running;
+}
+
+ona__system *ona__core_enter(ona__system *sys) {
+    ona__system *previous = tls_running;
+    tls_running = sys;
+    return previous;
+}
+
+void ona__core_leave(ona__system *previous) {
+    tls_running = previous;
+}
 
 int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out, char *err,
                     size_t errsize) {
@@ -115,6 +138,25 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     }
     sys->core = core;
     snprintf(sys->name, sizeof sys->name, "%s", spawn->name ? spawn->name : "");
+    sys->order_index = ONA__ORDER_NONE;
+    if (spawn->after_count) {
+        int orc = ona__order_check(core, sys->name, spawn->after, spawn->after_count, err,
+                                   errsize);
+        if (orc == 0) {
+            sys->after = ona__malloc((size_t)spawn->after_count * sizeof *sys->after);
+            if (sys->after) {
+                memcpy(sys->after, spawn->after, (size_t)spawn->after_count * sizeof *sys->after);
+                sys->after_count = spawn->after_count;
+            } else {
+                orc = ONA_ENOMEM;
+                snprintf(err, errsize, "%s", ona_strerror(orc));
+            }
+        }
+        if (orc) {
+            ona__free(sys);
+            return orc;
+        }
+    }
     sys->host = spawn->host;
     sys->host_data = spawn->host_data;
     sys->needs_init = true;
@@ -125,6 +167,12 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
     atomic_init(&sys->kill_requested, false);
     ona_message_init(&sys->outgoing);
     ona_message_init(&sys->inbox);
+    if (ona__stage_init(&sys->stage)) {
+        ona__free(sys->after);
+        ona__free(sys);
+        snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
+        return ONA_ENOMEM;
+    }
     int rc = ona__mailbox_create(spawn->mailbox_capacity ? spawn->mailbox_capacity
                                                          : core->desc.mailbox_capacity,
                                  &sys->mailbox);
@@ -133,11 +181,18 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         rc = ONA_ENOMEM;
     }
     if (rc) {
+        ona__stage_free(&sys->stage);
+        ona__free(sys->after);
         ona__free(sys);
         snprintf(err, errsize, "%s", ona_strerror(rc));
         return rc;
     }
     sys->pops_per_check = ona__mailbox_capacity(sys->mailbox) / 2;
+    sys->spawn_parent = tls_running && tls_running->core == core ? tls_running : NULL;
+    /* relaxed: a count; spawns from outside are as ordered as their caller makes them. */
+    sys->spawn_nth = sys->spawn_parent ? sys->spawn_parent->children++
+                                       : atomic_fetch_add_explicit(&core->outside_spawns, 1,
+                                                                   memory_order_relaxed);
     /* The pending lock is taken first so that spawn order and pending order agree. */
     uv_mutex_lock(&core->pending_lock);
     rc = ona__registry_insert(&core->registry, sys, sys->name, &sys->id);
@@ -190,16 +245,53 @@ uint32_t ona__core_pending_count(ona__core *core) {
     return n;
 }
 
-static int cmp_spawn_order(const void *a, const void *b) {
+/* Pending systems whose spawner is merged (or none) sort by (spawner's spawn order, outside
+ * spawns first; their number among its children). */
+static int cmp_spawn_key(const void *a, const void *b) {
     const ona__system *x = *(ona__system *const *)a, *y = *(ona__system *const *)b;
-    return x->spawn_order < y->spawn_order ? -1 : (x->spawn_order > y->spawn_order ? 1 : 0);
+    uint64_t px = x->spawn_parent ? (uint64_t)x->spawn_parent->spawn_order + 1 : 0;
+    uint64_t py = y->spawn_parent ? (uint64_t)y->spawn_parent->spawn_order + 1 : 0;
+    if (px != py)
+        return px < py ? -1 : 1;
+    return x->spawn_nth < y->spawn_nth ? -1 : (x->spawn_nth > y->spawn_nth ? 1 : 0);
 }
 
+/* Spawn orders are given here, not at the spawn: systems spawning on several threads in one
+ * frame would otherwise number their children in the order the threads got there. Rounds: the
+ * children of merged spawners (or of none) first, then theirs, and so on; the values come from
+ * the same counter as before, which every spawn moves once, so they too are the same every run. */
 void ona__core_merge_pending(ona__core *core) {
     uv_mutex_lock(&core->pending_lock);
-    qsort(core->pending, core->pending_count, sizeof *core->pending, cmp_spawn_order);
-    for (uint32_t i = 0; i < core->pending_count; i++)
-        core->systems[core->system_count++] = core->pending[i];
+    uint32_t left = core->pending_count;
+    while (left) {
+        uint32_t ready = 0;
+        for (uint32_t i = 0; i < left; i++) {
+            ona__system *s = core->pending[i];
+            if (!s->spawn_parent || s->spawn_parent->merged) {
+                core->pending[i] = core->pending[ready];
+                core->pending[ready++] = s;
+            }
+        }
+        if (ready == 0) { /* cannot happen (a spawner is registered before its children) */
+            for (uint32_t i = 0; i < left; i++)
+                core->pending[i]->spawn_parent = NULL;
+            continue;
+        }
+        qsort(core->pending, ready, sizeof *core->pending, cmp_spawn_key);
+        for (uint32_t i = 0; i < ready; i++) {
+            ona__system *s = core->pending[i];
+            /* relaxed: main between frames (or under the pending lock). */
+            s->spawn_order = atomic_fetch_add_explicit(&core->spawn_seq, 1, memory_order_relaxed);
+            s->merged = true;
+            core->systems[core->system_count++] = s;
+        }
+        memmove(core->pending, core->pending + ready, (size_t)(left - ready) * sizeof *core->pending);
+        left -= ready;
+    }
+    for (uint32_t i = core->system_count - core->pending_count; i < core->system_count; i++)
+        core->systems[i]->spawn_parent = NULL; /* only read here */
+    if (core->pending_count)
+        core->order.dirty = true;
     core->pending_count = 0;
     uv_mutex_unlock(&core->pending_lock);
 }
@@ -284,6 +376,7 @@ static void free_ended(ona__core *core, ona__system *sys) {
         ona_message_release(&m);
         dropped++;
     }
+    dropped += ona__stage_free(&sys->stage);
     if (dropped)
         ona_log(ONA_LOG_WARN, sys->name, "%u queued message%s released: the system ended",
                 dropped, dropped == 1 ? "" : "s");
@@ -312,9 +405,13 @@ void ona__core_boundary(ona__core *core) {
         core->systems[kept++] = sys;
     }
     core->system_count = kept;
+    if (ending)
+        core->order.dirty = true;
     /* Every unlink happened before any free, so no list holds a freed system. */
     for (uint32_t i = 0; i < ending; i++)
         free_ended(core, core->ending[i]);
+    if (!core->desc.immediate)
+        ona__delivery_boundary(core);
 }
 
 const char *ona__core_check_spawn(const char *name, uint32_t mailbox_capacity,

@@ -28,6 +28,7 @@
 
 typedef struct cell {
     atomic_size_t seq;
+    ona__stamp stamp;
     ona_message msg;
 } cell;
 
@@ -104,6 +105,11 @@ static void note_size(ona__mailbox *mb, size_t pos_after) {
 }
 
 int ona__mailbox_push(ona__mailbox *mb, ona_message *m) {
+    static const ona__stamp none;
+    return ona__mailbox_push_stamped(mb, m, &none);
+}
+
+int ona__mailbox_push_stamped(ona__mailbox *mb, ona_message *m, const ona__stamp *stamp) {
     /* relaxed: the position is only a ticket; the cell's sequence orders the data. */
     size_t pos = atomic_load_explicit(&mb->tail, memory_order_relaxed);
     cell *c;
@@ -127,6 +133,7 @@ int ona__mailbox_push(ona__mailbox *mb, ona_message *m) {
         }
     }
     c->msg = *m;
+    c->stamp = *stamp;
     /* release: the message bytes written above are visible to the consumer that sees pos + 1. */
     atomic_store_explicit(&c->seq, pos + 1, memory_order_release);
     ona_message_init(m);
@@ -176,6 +183,7 @@ uint32_t ona__mailbox_push_many(ona__mailbox *mb, ona_message *msgs, uint32_t n)
     for (size_t i = 0; i < want; i++) {
         cell *c = &mb->cells[(pos + i) & mb->mask];
         c->msg = msgs[i];
+        c->stamp = (ona__stamp){0};
         /* release: as in push, per cell (the consumer takes them one by one). */
         atomic_store_explicit(&c->seq, pos + i + 1, memory_order_release);
         ona_message_init(&msgs[i]);
@@ -185,6 +193,11 @@ uint32_t ona__mailbox_push_many(ona__mailbox *mb, ona_message *msgs, uint32_t n)
 }
 
 int ona__mailbox_pop(ona__mailbox *mb, ona_message *out) {
+    ona__stamp ignored;
+    return ona__mailbox_pop_stamped(mb, out, &ignored);
+}
+
+int ona__mailbox_pop_stamped(ona__mailbox *mb, ona_message *out, ona__stamp *stamp) {
     /* relaxed: only this (consumer) thread writes head. */
     size_t pos = atomic_load_explicit(&mb->head, memory_order_relaxed);
     cell *c = &mb->cells[pos & mb->mask];
@@ -193,6 +206,7 @@ int ona__mailbox_pop(ona__mailbox *mb, ona_message *out) {
     if (seq != pos + 1)
         return ONA_EEMPTY;
     *out = c->msg;
+    *stamp = c->stamp;
     /* relaxed: head is read by others only for statistics and emptiness hints, which the
      * scheduler orders with its own fences. */
     atomic_store_explicit(&mb->head, pos + 1, memory_order_relaxed);

@@ -12,6 +12,17 @@
 
 typedef struct ona__mailbox ona__mailbox;
 
+/* What ordered delivery (delivery.c) needs to put a message in its place: the frame it was sent
+ * in, the sender's spawn order + 1 (0: from C or the runtime), the sender's number of the message
+ * in that frame, and the sender's place in the declared order + 1 (0: in none). Carried beside
+ * the message in its cell; immediate delivery leaves it zero. */
+typedef struct ona__stamp {
+    uint64_t frame;
+    uint32_t order;
+    uint32_t seq;
+    uint32_t place;
+} ona__stamp;
+
 typedef struct ona__mailbox_stats {
     uint64_t pushed;     /* messages accepted */
     uint64_t popped;     /* messages taken by the receiver */
@@ -29,6 +40,8 @@ void ona__mailbox_destroy(ona__mailbox *mb);
 /* Any thread. Moves *m into the mailbox (then *m is empty) and returns 0, or returns ONA_EFULL
  * and leaves *m untouched. */
 int ona__mailbox_push(ona__mailbox *mb, ona_message *m);
+/* As push, with the stamp stored beside the message. */
+int ona__mailbox_push_stamped(ona__mailbox *mb, ona_message *m, const ona__stamp *stamp);
 /* Any thread. Moves msgs[0..k) into the mailbox with one claim of k consecutive places, in
  * order (each is empty again), and returns k: n, or fewer (0 when full) when the mailbox has
  * room for fewer. msgs[k..n) are untouched. */
@@ -36,6 +49,8 @@ uint32_t ona__mailbox_push_many(ona__mailbox *mb, ona_message *msgs, uint32_t n)
 /* Consumer only. Moves the oldest message into *out (which must be empty) and returns 0, or
  * returns ONA_EEMPTY. Messages from one producer come out in the order it pushed them. */
 int ona__mailbox_pop(ona__mailbox *mb, ona_message *out);
+/* As pop, also copying the message's stamp into *stamp. */
+int ona__mailbox_pop_stamped(ona__mailbox *mb, ona_message *out, ona__stamp *stamp);
 
 /* Any thread; a snapshot that may be stale by the time it returns. The scheduler orders it
  * against its own state with seq_cst fences. */

@@ -232,3 +232,11 @@ bool ona__runq_wake(ona__core *core, ona__system *sys, int expected, ona__resume
     return true;
 }
 
+
+void ona__runq_ready(ona__core *core, ona__system *sys) {
+    ona__worker *w = tls_worker;
+    ONA_ASSERT(w != NULL);
+    ona__deque_push(&w->deque, sys);
+    if (ona__deque_size(&w->deque) >= 2)
+        ona__runq_notify(core, 1);
+}

@@ -266,11 +266,15 @@ static void warn_long_wait(ona__core *core, ona__system *sys, ona__system *targe
  * last frame may claim one at once. */
 static uint32_t queue_frame(ona__core *core) {
     unsigned long long base = atomic_load_explicit(&core->frame_list_count, memory_order_relaxed);
-    uint32_t n = 0;
+    uint32_t n = 0, listed = 0;
+    ona__order_update(core);
+    core->frame_start_ns = ona__now_ns();
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
         sys->nil_this_frame = false;
         sys->draw_seq = 0;
+        sys->order_runs = false;
+        sys->order_wait_ns = 0;
         if (sys->status != ONA_SYSTEM_RUNNING || sys->one_shot)
             continue;
         int run = atomic_load_explicit(&sys->run, memory_order_relaxed);
@@ -283,7 +287,9 @@ static uint32_t queue_frame(ona__core *core) {
         } else if (run == ONA__RUN_PARKED_SEND) {
             ona__system *target = ona__actor_resolve(core, sys->send_target);
             bool alive = target && target->status != ONA_SYSTEM_STOPPED;
-            if (alive && ona__mailbox_is_full(target->mailbox)) {
+            bool full = alive && (core->desc.immediate ? ona__mailbox_is_full(target->mailbox)
+                                                       : ona__delivery_full(target));
+            if (full) {
                 warn_long_wait(core, sys, target);
                 continue; /* still waiting for room */
             }
@@ -299,14 +305,29 @@ static uint32_t queue_frame(ona__core *core) {
             ONA_ASSERT(run == ONA__RUN_QUEUED);
         }
         atomic_store_explicit(&sys->run, ONA__RUN_QUEUED, memory_order_relaxed);
-        core->frame_list[(base + n) % core->frame_list_cap] = sys;
         n++;
+        if (sys->order_index != ONA__ORDER_NONE) {
+            sys->order_runs = true; /* listed below, or released by its predecessors */
+            continue;
+        }
+        core->frame_list[(base + listed++) % core->frame_list_cap] = sys;
+    }
+    /* Members of the order wait for their running predecessors: queued and counted in `active`
+     * now, listed only when none is left (order.c). */
+    if (core->order.count) {
+        ona__order_plan(core);
+        for (uint32_t i = 0; i < core->order.count; i++) {
+            ona__system *sys = core->order.members[i];
+            if (sys->order_runs &&
+                atomic_load_explicit(&sys->order_waiting, memory_order_relaxed) == 0)
+                core->frame_list[(base + listed++) % core->frame_list_cap] = sys;
+        }
     }
     /* relaxed: published by the release store of the count below. */
     atomic_store_explicit(&core->active, (int)n, memory_order_relaxed);
     /* release: threads that see the count see the entries, their queued state and `active`. */
-    atomic_store_explicit(&core->frame_list_count, base + n, memory_order_release);
-    return n;
+    atomic_store_explicit(&core->frame_list_count, base + listed, memory_order_release);
+    return listed;
 }
 
 void ona__scheduler_run_frame(ona__core *core) {

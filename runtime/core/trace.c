@@ -107,13 +107,18 @@ void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t f
             separator(t);
             fputs("{\"name\":", f);
             put_json_string(f, e->kind == ONA__TRACE_PARKED ? "parked" : sys->name);
-            if (e->kind == ONA__TRACE_TURN)
+            if (e->kind == ONA__TRACE_TURN) {
                 fprintf(f,
                         ",\"cat\":\"turn\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
-                        "\"dur\":%.3f,\"args\":{\"frame\":%llu,\"system\":%llu}}",
+                        "\"dur\":%.3f,\"args\":{\"frame\":%llu,\"system\":%llu",
                         w, us(t, e->start_ns), (double)(e->end_ns - e->start_ns) / 1000.0,
                         (unsigned long long)core->frame, (unsigned long long)sys->id);
-            else
+                /* Its place in the declared order, and how long its predecessors kept it. */
+                if (sys->order_place)
+                    fprintf(f, ",\"order\":%u,\"waited_us\":%.3f", sys->order_place,
+                            (double)sys->order_wait_ns / 1000.0);
+                fputs("}}", f);
+            } else
                 fprintf(f,
                         ",\"cat\":\"parked\",\"ph\":\"X\",\"pid\":2,\"tid\":%u,\"ts\":%.3f,"
                         "\"dur\":%.3f,\"args\":{\"frame\":%llu}}",

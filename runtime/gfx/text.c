@@ -11,15 +11,17 @@
  *   outline is rasterised by FT_Outline_Get_Bitmap straight into its atlas cells, clipped to
  *   them, whatever extent a forged outline claims.
  * - Threads: one FT_Library per registry. Faces are made and freed under the registry's mutex
- *   (FreeType's rule for a library shared by threads); a face is not thread-safe, so every call
- *   on a file's face (char index, advance, kerning, load, rasterise from its glyph slot) holds
- *   that file's lock, shared by all the file's sizes.
+ *   (FreeType's rule for a library shared by threads: text_retire.c frees a retired file under
+ *   it too); a face is not thread-safe, so every call on a file's face (char index, advance,
+ *   kerning, load, rasterise from its glyph slot) holds that file's lock, shared by all the
+ *   file's sizes.
  * - A font is a file at a pixel size. Files are read once and their bytes and face shared by
- *   every size; fonts and files are never unloaded before the runtime goes. A reload (main,
- *   between frames) replaces a file's fonts by fresh ones under the same handles and keeps the
- *   old ones allocated until then. Loading takes the registry's mutex; printing takes only the
- *   file's lock, for glyphs not cached yet. A font is published in `fonts[]` with a release
- *   store, so a thread that sees a handle sees the whole font.
+ *   every size; fonts are not unloaded before the runtime goes. A reload (main, between frames)
+ *   replaces a file's fonts by fresh ones under the same handles; the old fonts, their atlas
+ *   pages and their file are freed later (text_retire.c), once no measure reads a font. Loading
+ *   takes the registry's mutex; printing takes only the file's lock, for glyphs not cached yet.
+ *   A font is published in `fonts[]` with a release store, so a thread that sees a handle sees
+ *   the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
  *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then,
  *   under the file's lock, loads the glyph, claims atlas cells with an atomic counter,
@@ -201,14 +203,15 @@ static int read_font(FT_Library library, const char *path, font_file *file, char
     return rc;
 }
 
-static void free_font(ona__font *ft) {
+void ona__text_free_font(ona__font *ft) {
     for (int p = 0; p < MAX_PAGES; p++)
         ona__free(ft->pages[p].alpha);
     ona__free(ft);
 }
 
-/* Main, when the registry goes (faces are freed on the thread that owns the library). */
-static void free_file(font_file *file) {
+/* Main, when the registry goes or a retired file is collected, with the registry's lock held
+ * or no other thread left (faces are freed as FreeType's rule for a shared library says). */
+void ona__text_free_file(font_file *file) {
     FT_Done_Face(file->face);
     uv_mutex_destroy(&file->lock);
     ona__free(file->data);
@@ -285,8 +288,9 @@ static bool find_default(char *buf, size_t size) {
 ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
     if (!f || font.id == 0 || font.id > ONA__MAX_FONTS)
         return NULL;
-    /* acquire: pairs with the release in make_font; the font's fields are complete. */
-    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_acquire);
+    /* seq_cst: acquire for the release in make_font (the font's fields are complete), and part
+     * of ona__text_enter's order with a reload's stores. */
+    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_seq_cst);
 }
 
 /* A new font of `file` (NULL: the debug font) at `size`, not yet published; NULL when out of
@@ -372,6 +376,7 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
     f->textures = textures;
     for (int i = 0; i < ONA__MAX_FONTS; i++)
         atomic_init(&f->fonts[i], NULL);
+    atomic_init(&f->measuring, 0);
     *out = f;
     return 0;
 }
@@ -380,13 +385,13 @@ void ona__fonts_destroy(ona__fonts *f) {
     if (!f)
         return;
     for (uint32_t i = 0; i < f->font_count; i++) /* main, last */
-        free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
+        ona__text_free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
     for (uint32_t i = 0; i < f->file_count; i++)
-        free_file(f->files[i]);
+        ona__text_free_file(f->files[i]);
     for (uint32_t i = 0; i < f->retired_fonts_count; i++)
-        free_font(f->retired_fonts[i]);
+        ona__text_free_font(f->retired_fonts[i]);
     for (uint32_t i = 0; i < f->retired_files_count; i++)
-        free_file(f->retired_files[i]);
+        ona__text_free_file(f->retired_files[i]);
     ona__free(f->retired_fonts);
     ona__free(f->retired_files);
     FT_Done_FreeType(f->library);
@@ -497,10 +502,10 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         rc = ONA_ENOMEM;
     if (rc) {
         for (uint32_t i = 0; i < made_count; i++)
-            free_font(made[i]);
+            ona__text_free_font(made[i]);
         if (file && file->face) {
             file->path = NULL; /* `copy`, freed below */
-            free_file(file);
+            ona__text_free_file(file);
         } else if (file) {
             ona__free(file);
         }
@@ -509,8 +514,9 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         return rc;
     }
     /* Each font of the file is replaced by a fresh one under the same handle: new metrics, an
-     * empty glyph cache and new atlas pages. The old font and file stay allocated until the
-     * registry goes, so a thread still holding them (a measure) reads valid memory. */
+     * empty glyph cache and new atlas pages. The old font and file stay allocated until
+     * ona__fonts_collect sees no measure running, so a thread still holding them reads valid
+     * memory. */
     f->files[which] = file;
     f->retired_files[f->retired_files_count++] = old;
     made_count = 0;
@@ -521,16 +527,22 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         ona__font *fresh = made[made_count++];
         fresh->handle = ft->handle;
         f->retired_fonts[f->retired_fonts_count++] = ft;
-        /* release: a thread that reads this pointer sees the fresh font's fields. */
-        atomic_store_explicit(&f->fonts[i], fresh, memory_order_release);
+        /* seq_cst: a release for the fresh font's fields, and ordered before the collector's
+         * read of the measure count (ona__text_enter). */
+        atomic_store_explicit(&f->fonts[i], fresh, memory_order_seq_cst);
     }
     uv_mutex_unlock(&f->lock);
     return 0;
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {
+    if (!f)
+        return 0;
+    ona__text_enter(f);
     ona__font *ft = ona__text_font_of(f, font);
-    return ft ? ft->line_height : 0;
+    float h = ft ? ft->line_height : 0;
+    ona__text_leave(f);
+    return h;
 }
 
 /* --- The glyph cache --------------------------------------------------------------------------*/

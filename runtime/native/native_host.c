@@ -58,6 +58,7 @@ static void native_destroy(ona__system *sys, bool run_exit) {
     }
     ona__free(n->state);
     ona__free(n);
+    ona__services_system_ended(ona__services_of(sys), sys); /* after exit, which may use them */
 }
 
 /* The statistics report Lua heaps; a native system's state block is the embedder's. */
@@ -100,8 +101,21 @@ static int native_spawn(ona__core *core, const void *desc_in, ona_system *out) {
         ona__free(n);
         return ONA_ENOMEM;
     }
+    ona__order_ref after[ONA_MAX_AFTER];
+    uint32_t after_count = 0;
+    char err[256];
+    int rc = ona__order_refs(desc->after, desc->after_count, desc->after_names,
+                             desc->after_name_count, after, &after_count, err, sizeof err);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, "spawn", "cannot spawn native system '%.64s': %s", desc->name, err);
+        ona__free(n->state);
+        ona__free(n);
+        return rc;
+    }
     ona__spawn spawn = {
         .name = desc->name,
+        .after = after,
+        .after_count = after_count,
         .host = &ona__native_host,
         .host_data = n,
         .mailbox_capacity = desc->mailbox_capacity,
@@ -109,8 +123,7 @@ static int native_spawn(ona__core *core, const void *desc_in, ona_system *out) {
         .policy = desc->policy,
     };
     ona__system *sys;
-    char err[256];
-    int rc = ona__core_spawn(core, &spawn, &sys, err, sizeof err);
+    rc = ona__core_spawn(core, &spawn, &sys, err, sizeof err);
     if (rc) {
         ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
         ona__free(n->state);

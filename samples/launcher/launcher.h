@@ -28,6 +28,7 @@ typedef struct ona__launcher_options {
     bool no_audio; /* --no-audio: never open an audio device */
     int width, height;
     ona_vsync vsync;
+    ona_delivery delivery;
     double fixed_dt;  /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
     uint32_t max_fps; /* 0 = the runtime's rules */
 } ona__launcher_options;

@@ -139,6 +139,7 @@ int main(int argc, char **argv) {
         .no_audio = o.no_audio,
         .fixed_dt = o.fixed_dt,
         .max_fps = o.max_fps,
+        .delivery = o.delivery,
         /* A run of a set number of frames is a recording: the fixed step, as headless. */
         .fixed_step_default = o.frames > 0,
         .game_id = game_id,

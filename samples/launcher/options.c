@@ -36,6 +36,9 @@ static void usage(FILE *to) {
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
                 "  --no-audio         never open an audio device (sounds play silently)\n"
+                "  --delivery MODE    ordered (default: the same game on any thread count,\n"
+                "                     messages along `after` in the same frame) or immediate\n"
+                "                     (messages at once, waits within a frame; not repeatable)\n"
                 "  --memory-cap SIZE  cap of each Lua system's heap: bytes, or with K, M or G;\n"
                 "                     none for no cap (default: an eighth of the RAM)\n"
                 "  --fixed-dt SECONDS each frame advances the game by SECONDS (0.016667), or\n"
@@ -90,6 +93,7 @@ enum {
     OPT_FIXED_DT,
     OPT_MAX_FPS,
     OPT_SAVE_DIR,
+    OPT_DELIVERY,
 };
 
 static const struct option long_options[] = {
@@ -110,6 +114,7 @@ static const struct option long_options[] = {
     {"fixed-dt", required_argument, NULL, OPT_FIXED_DT},
     {"max-fps", required_argument, NULL, OPT_MAX_FPS},
     {"save-dir", required_argument, NULL, OPT_SAVE_DIR},
+    {"delivery", required_argument, NULL, OPT_DELIVERY},
     {NULL, 0, NULL, 0},
 };
 
@@ -133,6 +138,8 @@ static const char *option_needs(int val) {
         return "WIDTHxHEIGHT, such as 1280x720 (16 to 16384 each)";
     case OPT_VSYNC:
         return "on or off";
+    case OPT_DELIVERY:
+        return "ordered or immediate";
     case OPT_SCREENSHOT:
         return "a PNG path";
     case OPT_TRACE:
@@ -332,6 +339,14 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
                 return 2;
             }
             o->vsync = strcmp(optarg, "on") == 0 ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
+            break;
+        case OPT_DELIVERY:
+            if (strcmp(optarg, "ordered") != 0 && strcmp(optarg, "immediate") != 0) {
+                fprintf(stderr, "ona: --delivery needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            o->delivery =
+                strcmp(optarg, "ordered") == 0 ? ONA_DELIVERY_ORDERED : ONA_DELIVERY_IMMEDIATE;
             break;
         case OPT_SCREENSHOT:
         case OPT_TRACE:

@@ -77,14 +77,18 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
                     "  %-16s PAUSED until a fix is saved: %u/%u messages queued%s", st->name,
                     st->mailbox_size, st->mailbox_capacity,
                     st->mailbox_size >= st->mailbox_capacity ? " (full: its senders wait)" : "");
+        char order[64] = "";
+        if (st->order_place)
+            snprintf(order, sizeof order, "  order #%u, waited %.1f us", st->order_place,
+                     (double)st->order_wait_ns / 1e3);
         ona_log(ONA_LOG_INFO, "stats",
                 "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
-                "%.0f KB",
+                "%.0f KB%s",
                 st->name, (unsigned long long)turns,
                 turns ? (double)busy / (double)turns / 1e3 : 0.0,
                 (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
                 (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
-                st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0);
+                st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0, order);
     }
     memcpy(p->last, now, kept * sizeof now[0]);
     p->last_count = kept;
@@ -121,8 +125,8 @@ void ona__launcher_stats_print(ona_runtime *rt) {
            rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
            (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
            (unsigned long long)rs.turns, (unsigned long long)rs.steals);
-    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s\n", "system", "status", "turns", "turn us",
-           "parks", "in", "out", "mailbox hw", "memory KB");
+    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s %6s %8s\n", "system", "status", "turns",
+           "turn us", "parks", "in", "out", "mailbox hw", "memory KB", "order", "wait us");
     ona_system list[256];
     uint32_t n = ona_runtime_systems(rt, list, 256);
     for (uint32_t i = 0; i < n && i < 256; i++) {
@@ -130,12 +134,15 @@ void ona__launcher_stats_print(ona_runtime *rt) {
         if (ona_runtime_system_stats(rt, list[i], &st) != 0)
             continue;
         static const char *const status[] = {"running", "restarting", "stopped", "paused"};
-        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f\n", st.name,
+        char place[16] = "-";
+        if (st.order_place)
+            snprintf(place, sizeof place, "#%u", st.order_place);
+        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f %6s %8.1f\n", st.name,
                st.status <= ONA_SYSTEM_PAUSED ? status[st.status] : "?",
                (unsigned long long)st.turns,
                st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
                (unsigned long long)st.parks, (unsigned long long)st.messages_in,
                (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,
-               (double)st.memory / 1024.0);
+               (double)st.memory / 1024.0, place, (double)st.order_wait_ns / 1e3);
     }
 }

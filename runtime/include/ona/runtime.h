@@ -47,6 +47,30 @@ typedef enum ona_failure_policy {
     ONA_POLICY_STOP,        /* stop: no more turns; messages to it are refused with ONA_EDEAD */
 } ona_failure_policy;
 
+/* How messages reach systems (ona_runtime_desc.delivery).
+ *  - ORDERED (the default): what a system receives in a turn depends only on the game's inputs,
+ *    never on thread count or timing. A message from a system before the receiver in the
+ *    declared order (ona_spawn_desc.after) arrives in the same frame: when the receiver's turn
+ *    starts, every message its predecessors sent it this frame is there. Every other message
+ *    arrives at the receiver's next turn. Within a turn messages come in the order (frame sent,
+ *    sender's spawn order, sender's count of sends); messages from C come first in their frame.
+ *    A receive never waits within a frame: an empty one returns nil. A sender may send a
+ *    receiver at most (capacity - the receiver's backlog at the frame's start) messages in a
+ *    frame; past that its send waits to the start of a frame with room (its turn continues
+ *    there), so nothing is lost and the order never deadlocks by itself.
+ *  - IMMEDIATE: messages go straight into the mailbox and a waiting receiver runs at once; a
+ *    receive waits for a message within the frame (nil at quiescence) and a send to a full
+ *    mailbox waits for room. Request and reply within one frame work; what a system sees in a
+ *    frame depends on which thread ran first. The order only says who starts first: a system's
+ *    successors start when its turn ends or first waits. */
+typedef enum ona_delivery {
+    ONA_DELIVERY_ORDERED = 0,
+    ONA_DELIVERY_IMMEDIATE,
+} ona_delivery;
+
+/* The most entries of an `after` list. */
+#define ONA_MAX_AFTER 64
+
 typedef enum ona_system_status {
     ONA_SYSTEM_RUNNING = 0,
     ONA_SYSTEM_RESTARTING, /* failed; waiting out its backoff */
@@ -131,6 +155,8 @@ typedef struct ona_runtime_desc {
     /* The saves' folder itself, winning over game_id (tests, portable installs); NULL = the
      * per-user folder. Copied; created on the first save. */
     const char *save_dir;
+    /* How messages reach systems (see ona_delivery); 0 = ORDERED. */
+    ona_delivery delivery;
 } ona_runtime_desc;
 
 /* ona_runtime_desc.fixed_dt: always the measured wall time. */
@@ -150,6 +176,15 @@ typedef struct ona_spawn_desc {
     uint32_t budget_ms;        /* turn budget: 0 = the runtime's; ONA_BUDGET_OFF = none */
     ona_failure_policy policy; /* DEFAULT, RESTART or STOP */
     uint32_t restart_limit; /* 0 = the runtime's */
+    /* The declared order: in every frame this system's turn starts only after each system it is
+     * after (directly or through others) has finished its turn in that frame. `after` names
+     * systems by handle (which must be live), `after_names` by name (every system of that name,
+     * those spawned later too). Copied; together at most ONA_MAX_AFTER. A list that would make a
+     * cycle is refused (ONA_EINVAL, logged: "'ship' after 'bullets' after 'ship' is a cycle"). */
+    const ona_system *after;
+    uint32_t after_count;
+    const char *const *after_names;
+    uint32_t after_name_count;
 } ona_spawn_desc;
 
 /* A native system: C callbacks and `size` bytes of zeroed state owned by the runtime. A native
@@ -165,6 +200,11 @@ typedef struct ona_system_desc {
     uint32_t mailbox_capacity;                              /* as in ona_spawn_desc */
     ona_failure_policy policy;
     uint32_t restart_limit;
+    /* The declared order, as in ona_spawn_desc. */
+    const ona_system *after;
+    uint32_t after_count;
+    const char *const *after_names;
+    uint32_t after_name_count;
 } ona_system_desc;
 
 typedef struct ona_system_stats {
@@ -180,7 +220,7 @@ typedef struct ona_system_stats {
     uint64_t parks;          /* times a turn waited in receive or send */
     uint64_t messages_in;    /* messages taken from its mailbox */
     uint64_t messages_out;   /* messages it put into mailboxes */
-    uint32_t mailbox_size;
+    uint32_t mailbox_size;   /* messages waiting for it (ordered: staged and held ones too) */
     uint32_t mailbox_capacity;
     uint32_t mailbox_high_water;
     uint64_t mailbox_full; /* sends refused or parked because it was full */
@@ -189,6 +229,9 @@ typedef struct ona_system_stats {
     size_t memory_cap; /* 0 = none */
     uint32_t restarts;
     uint32_t errors;
+    uint32_t order_place;   /* its place in the declared order (1.., a topological order: every
+                               system comes after those it is after), 0 when it has none */
+    uint64_t order_wait_ns; /* last frame: how long into it its predecessors kept it waiting */
 } ona_system_stats;
 
 typedef struct ona_runtime_stats {
@@ -202,6 +245,9 @@ typedef struct ona_runtime_stats {
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
+    uint32_t assets;    /* files loaded (textures, sounds, fonts, shaders, music) and held */
+    uint32_t textures;  /* live textures: loaded, made, canvases, atlas pages, the built-in ones */
+    uint32_t sounds;    /* live sounds, the silent placeholder included */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */

@@ -1,0 +1,82 @@
+/*
+ * delivery.h: ordered delivery, the default (ona_runtime_desc.delivery): what a system receives
+ * in a turn is a function of the game's inputs alone, never of thread count or timing. Internal.
+ *
+ * Each system has a stage (its receive side: messages taken out of the mailbox, in their
+ * canonical order, split into the ones this turn may see and the ones held for the next) and a
+ * tally (its send side: how many messages it sent each receiver this frame). The turn's thread
+ * owns both; main owns them between frames. The overflow (messages that found the mailbox's
+ * cells taken) is shared and locked.
+ */
+#ifndef ONA_DELIVERY_H
+#define ONA_DELIVERY_H
+
+#include "mailbox.h"
+
+#include <stdatomic.h>
+#include <uv.h>
+
+typedef struct ona__system ona__system;
+typedef struct ona__core ona__core;
+
+typedef struct ona__staged {
+    ona__stamp stamp;
+    ona_message msg;
+} ona__staged;
+
+typedef struct ona__stage {
+    ona__staged *items; /* [head, ready) this turn's, [ready, count) held for the next */
+    uint32_t head, ready, count, cap;
+    uint64_t gathered; /* the frame whose messages were last gathered */
+    ona__staged *scratch;
+    uint32_t scratch_cap;
+    /* Sends that found every cell taken (many senders in one frame): locked, rare. */
+    uv_mutex_t lock;
+    ona__staged *over;
+    uint32_t over_count, over_cap;
+    atomic_uint over_n; /* over_count, readable without the lock */
+    /* Messages waiting at the frame's start (main writes it between frames; senders read it):
+     * what backpressure compares against the capacity, the same on every thread count. */
+    uint32_t backlog_start;
+    atomic_uint outside; /* messages sent from C this frame (no tally of their own) */
+    atomic_uint outside_seq;
+    atomic_ullong refused; /* sends told to wait (backpressure), a statistic */
+    bool live; /* initialised and not yet freed */
+} ona__stage;
+
+typedef struct ona__tally_entry {
+    uint64_t to, frame;
+    uint32_t n;
+} ona__tally_entry;
+
+typedef struct ona__tally {
+    ona__tally_entry *entries; /* open addressing by receiver handle */
+    uint32_t cap, used;
+    uint64_t seq_frame; /* the frame `seq` counts in */
+    uint32_t seq;
+} ona__tally;
+
+int ona__stage_init(ona__stage *st);
+/* Releases every message still staged or in the overflow; returns how many. Main. */
+uint32_t ona__stage_free(ona__stage *st);
+void ona__tally_free(ona__tally *t);
+
+/* Ordered send from `from` (NULL: C outside any system) to `target`: 0, or ONA_EFULL when the
+ * receiver already had `capacity` messages waiting at the frame's start counting what this
+ * sender sent it this frame (then `m` is untouched), or ONA_ENOMEM. */
+int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, ona_message *m);
+/* At the start of a system's part of a frame, on its thread: takes every message out of the
+ * mailbox and the overflow, puts them in canonical order and marks which this turn sees. */
+void ona__delivery_gather(ona__system *sys);
+/* The next message this turn sees, into sys->inbox: 0 or ONA_EEMPTY. */
+int ona__delivery_take(ona__system *sys);
+/* Messages waiting for the system (staged, in the mailbox, in the overflow). Main between frames
+ * (exact), or a snapshot. */
+uint32_t ona__delivery_backlog(ona__system *sys);
+/* Whether a send to `target` would wait on backpressure this frame for a sender that has sent it
+ * nothing yet: its backlog at the frame's start fills its capacity. */
+bool ona__delivery_full(const ona__system *target);
+/* Main, at the frame boundary: every system's backlog_start, the C counts reset. */
+void ona__delivery_boundary(ona__core *core);
+
+#endif
