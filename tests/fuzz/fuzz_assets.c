@@ -7,8 +7,8 @@
  * compiled once per target with ONA_FUZZ_TARGET naming the entry that LLVMFuzzerTestOneInput
  * calls (fuzz_font, fuzz_sound, fuzz_music, fuzz_image); everywhere it is also compiled plainly
  * into test_fuzz_corpus, which replays tests/fuzz/corpus/<name>/ through the same entries. The
- * decoders read files, so each input is written to one scratch file first (a tmpfs when
- * there is one). Registries are made fresh per input (a registry never reuses slots, so one
+ * decoders read files, so each input is written to a scratch file first (a tmpfs when there
+ * is one; see setup). Registries are made fresh per input (a registry never reuses slots, so one
  * kept across inputs would fill up). A refused font falls back to the default font, and loading
  * DejaVu Sans costs ~15 ms; so unless ONA_FONT_DIR is set, the default font is the corpus's
  * 4 KB square font, copied into the scratch folder under the default's name, which keeps a
@@ -23,10 +23,12 @@
 #include "text.h"
 #include "texture.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef ONA_SOURCE_DIR
@@ -41,12 +43,8 @@ static void fail(const char *what) {
     abort();
 }
 
-static void remove_scratch(void) {
-    char path[320];
+static void remove_input(void) {
     unlink(input_path);
-    snprintf(path, sizeof path, "%s/DejaVuSans.ttf", scratch);
-    unlink(path);
-    rmdir(scratch);
 }
 
 static void copy_file(const char *from, const char *to) {
@@ -62,26 +60,32 @@ static void copy_file(const char *from, const char *to) {
         fclose(in);
 }
 
-/* Makes the scratch folder once, with the small default font unless ONA_FONT_DIR is set. */
+/* Finds the scratch folder once: one per user, reused by every run (libFuzzer ends with _Exit,
+ * so a folder per run would stay behind), with the small default font unless ONA_FONT_DIR is
+ * set; the font is copied under a name of this process's, then renamed into place, so runs at
+ * once never read half a copy. Each process writes its inputs to files of its own. */
 static void setup(void) {
     if (scratch[0])
         return;
     const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    snprintf(scratch, sizeof scratch, "%s/ona-fuzz-XXXXXX", base);
-    if (!mkdtemp(scratch))
+    snprintf(scratch, sizeof scratch, "%s/ona-fuzz-%u", base, (unsigned)getuid());
+    if (mkdir(scratch, 0700) != 0 && errno != EEXIST)
         fail("cannot make a scratch folder");
-    atexit(remove_scratch);
+    atexit(remove_input);
     if (!getenv("ONA_FONT_DIR")) {
-        char font[320];
+        char font[320], part[340];
         snprintf(font, sizeof font, "%s/DejaVuSans.ttf", scratch);
-        copy_file(ONA_SOURCE_DIR "/tests/fuzz/corpus/font/good-square.ttf", font);
+        snprintf(part, sizeof part, "%s.%ld", font, (long)getpid());
+        copy_file(ONA_SOURCE_DIR "/tests/fuzz/corpus/font/good-square.ttf", part);
+        if (rename(part, font) != 0)
+            unlink(part);
         setenv("ONA_FONT_DIR", scratch, 1);
     }
 }
 
 static const char *write_input(const char *name, const uint8_t *data, size_t size) {
     setup();
-    snprintf(input_path, sizeof input_path, "%s/%s", scratch, name);
+    snprintf(input_path, sizeof input_path, "%s/%ld-%s", scratch, (long)getpid(), name);
     FILE *f = fopen(input_path, "wb");
     if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0)
         fail("cannot write the scratch file");
