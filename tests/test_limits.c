@@ -328,16 +328,32 @@ static void put32(unsigned char *p, uint32_t v) {
     p[3] = (unsigned char)v;
 }
 
-/* Writes a PNG signature and an IHDR claiming w x h RGBA8 (no pixel data) to `path`. */
+/* The CRC-32 of PNG chunks (ISO 3309), bit by bit. */
+static uint32_t crc32_of(const unsigned char *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+/* Writes a PNG signature, an IHDR claiming w x h RGBA8 and an empty IDAT (no pixel data) to
+ * `path`: libpng reads the header up to the first IDAT, so the file is sized before decoding. */
 static void write_png_header(const char *path, uint32_t w, uint32_t h) {
-    unsigned char png[8 + 25] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char png[8 + 25 + 12] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     put32(png + 8, 13);
     memcpy(png + 12, "IHDR", 4);
     put32(png + 16, w);
     put32(png + 20, h);
     png[24] = 8; /* bit depth */
     png[25] = 6; /* RGBA */
-    /* compression, filter, interlace 0; the CRC (png + 29) is not checked by stb_image */
+    /* compression, filter, interlace 0; then the CRC of the type and data, which libpng checks */
+    put32(png + 29, crc32_of(png + 12, 17));
+    put32(png + 33, 0);
+    memcpy(png + 37, "IDAT", 4);
+    put32(png + 41, crc32_of(png + 37, 4));
     FILE *f = fopen(path, "wb");
     ck_assert_ptr_nonnull(f);
     ck_assert_uint_eq(fwrite(png, 1, sizeof png, f), sizeof png);
@@ -360,7 +376,7 @@ START_TEST(test_limits_huge_image_refused_from_its_header) {
     ck_assert_msg(captured_logs_contain(needle), "%s", captured_logs_text());
     /* One within the limit gets past the header and is decoded (and fails there: no pixels). */
     ck_assert_int_eq(ona_runtime_texture_load(rt, big_ok, &tex), ONA_EFORMAT);
-    snprintf(needle, sizeof needle, "texture %s: not a readable image", big_ok);
+    snprintf(needle, sizeof needle, "texture %s: not a readable PNG", big_ok);
     ck_assert_msg(captured_logs_contain(needle), "%s", captured_logs_text());
     ona_runtime_destroy(rt);
     unlink(huge);

@@ -11,8 +11,8 @@
  * Threads: queues as in render_queue.c (one writer thread during the frame, main after it). The
  * mixer itself belongs to whoever holds the device's lock: SDL's audio thread while it mixes,
  * main while it applies a frame's list (audio.c). Nothing here blocks or allocates while mixing;
- * a stream's read (sound.c) decodes the next chunk of an OGG, which does not allocate either
- * once it has started.
+ * a stream's read (sound.c) decodes the next chunk of an OGG, and libvorbis, which keeps its
+ * buffers between packets, allocates only for a packet larger than any before.
  *
  * Pan is a balance: the far side is scaled by 1 - |pan|, the near side stays whole, so a centred
  * voice plays at its recorded level in both ears. Pitch resamples with linear interpolation.

@@ -3,7 +3,8 @@
  *
  * Design note. A sound is decoded once, when first asked for, on the thread asking (a system's
  * turn), and converted to the mixer's format (48 kHz stereo float) with SDL's converter, so the
- * mixer never converts; WAV comes through SDL_LoadWAV_RW, OGG through stb_vorbis (libstb). The
+ * mixer never converts; WAV comes through SDL_LoadWAV_RW, OGG Vorbis through libvorbisfile
+ * (ov_open_callbacks over the file's bytes in memory), which refuses a damaged file by name. The
  * registry works like the texture registry (gfx/texture.c): handles are generation-checked
  * (core/handle.h), a slot freed by an unload (main, at the frame boundary) is reused with the
  * next generation, and decoding happens outside the lock. Which path has which handle is the asset
@@ -13,8 +14,12 @@
  * decodes again and swaps the samples under the same handle; audio.c re-points playing voices under
  * the device's lock.
  *
- * Music is not decoded whole: an OGG stream (stb_vorbis_open_filename) decodes a chunk at a time
- * on the mixer's thread, as the mixer reads, and an SDL_AudioStream converts it to 48 kHz.
+ * Music is not decoded whole: an OGG stream (libvorbisfile over the open file, opened on main)
+ * decodes a chunk at a time on the mixer's thread, as the mixer reads, and an SDL_AudioStream
+ * converts it to 48 kHz. Opening reads the headers and, the file being seekable, walks its pages
+ * (ov_open_callbacks), so a file damaged there is refused at once; damage found later while
+ * playing ends the music, said once in the log. libvorbis keeps its block buffers between
+ * packets: after the first chunks, a read allocates only for a packet larger than any before.
  */
 #include "sound.h"
 
@@ -24,10 +29,11 @@
 
 #include <SDL.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 
-#define STB_VORBIS_HEADER_ONLY
-#include <stb_vorbis.h>
+#define OV_EXCLUDE_STATIC_CALLBACKS /* the header's own FILE callbacks: unused here */
+#include <vorbis/vorbisfile.h>
 
 static ona__sound *slot_of(ona__sounds *s, uint32_t id) {
     return ONA__HANDLE_LOOKUP(s->slots, ona__sound, ONA__MAX_SOUNDS, id);
@@ -78,7 +84,7 @@ void ona__sounds_free(ona__sounds *s) {
 }
 
 /* One sample of a frame as a float in -1..1. Formats are SDL's (SDL_LoadWAV gives any of them;
- * stb_vorbis gives AUDIO_F32SYS). Only SDL's byte-order macros are used: no converter of SDL's,
+ * libvorbisfile gives AUDIO_S16SYS). Only SDL's byte-order macros are used: no converter of SDL's,
  * which exist only while its audio subsystem is initialised, and sounds load before any device
  * opens (or where none ever does). */
 static float sample_at(SDL_AudioFormat format, const uint8_t *p) {
@@ -187,6 +193,162 @@ static int convert(const char *path, const char *who, SDL_AudioFormat format, in
     return 0;
 }
 
+/* What libvorbisfile's error codes mean, for the log. */
+static const char *ov_error_text(long err) {
+    switch (err) {
+    case OV_EREAD:
+        return "a read failed";
+    case OV_ENOTVORBIS:
+        return "not Vorbis data";
+    case OV_EVERSION:
+        return "an unsupported Vorbis version";
+    case OV_EBADHEADER:
+        return "a damaged Vorbis header";
+    case OV_EFAULT:
+        return "damaged data (decoder fault)";
+    case OV_HOLE:
+        return "damaged or missing data (a hole in the stream)";
+    case OV_EBADLINK:
+        return "a damaged link in the stream";
+    case OV_EINVAL:
+        return "damaged stream structure";
+    case OV_EIMPL:
+        return "a feature the decoder does not implement";
+    default:
+        return "damaged data";
+    }
+}
+
+/* libvorbisfile's reads over a file in memory. */
+typedef struct memory_file {
+    const uint8_t *data;
+    size_t size, pos;
+} memory_file;
+
+static size_t memory_read(void *ptr, size_t size, size_t count, void *source) {
+    memory_file *m = source;
+    size_t want = size && count <= SIZE_MAX / size ? size * count : 0;
+    size_t n = ONA_MIN(want, m->size - m->pos);
+    memcpy(ptr, m->data + m->pos, n);
+    m->pos += n;
+    return size ? n / size : 0;
+}
+
+static int memory_seek(void *source, ogg_int64_t offset, int whence) {
+    memory_file *m = source;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)m->pos : (int64_t)m->size;
+    if (offset < -base || offset > (int64_t)m->size - base)
+        return -1;
+    m->pos = (size_t)(base + offset);
+    return 0;
+}
+
+static long memory_tell(void *source) {
+    return (long)((memory_file *)source)->pos;
+}
+
+/* Checks a stream's format (the current link's); false with the log's words in `why`. */
+static bool ogg_format_ok(const vorbis_info *info, char *why, size_t size) {
+    if (!info || info->channels < 1 || info->channels > 8 || info->rate < 1000 ||
+        info->rate > 384000) {
+        snprintf(why, size, "unsupported format (%d channels at %ld Hz)", info ? info->channels : 0,
+                 info ? info->rate : 0L);
+        return false;
+    }
+    return true;
+}
+
+/* Decodes a whole OGG Vorbis file held in memory, then converts it (convert). Every error of the
+ * decoder refuses the file, by name: a sound is decoded before it plays, so nothing half-decoded
+ * is kept. */
+static int decode_ogg(const char *path, const char *who, const uint8_t *data, size_t size,
+                      ona__pcm **out) {
+    memory_file m = {data, size, 0};
+    OggVorbis_File vf;
+    ov_callbacks io = {memory_read, memory_seek, NULL, memory_tell};
+    long err = ov_open_callbacks(&m, &vf, NULL, 0, io);
+    if (err < 0) {
+        ona_log(ONA_LOG_ERROR, who,
+                "sound %s: not a readable OGG Vorbis file (%s); playing silence instead", path,
+                ov_error_text(err));
+        return ONA_EFORMAT;
+    }
+    char why[128];
+    const vorbis_info *info = ov_info(&vf, -1);
+    int channels = info ? info->channels : 0;
+    long rate = info ? info->rate : 0;
+    int rc = ogg_format_ok(info, why, sizeof why) ? 0 : ONA_EFORMAT;
+    /* At most what converts to ONA__MAX_SOUND_FRAMES, plus one frame to tell "too long". */
+    uint64_t max_bytes = ((uint64_t)ONA__MAX_SOUND_FRAMES * (uint64_t)rate / ONA__MIX_RATE + 2) *
+                         (uint64_t)channels * sizeof(int16_t);
+    uint8_t *pcm = NULL;
+    size_t used = 0, capacity = 0;
+    int big_endian = SDL_BYTEORDER == SDL_BIG_ENDIAN;
+    while (rc == 0) {
+        if (capacity - used < 4096) {
+            size_t grown = capacity ? capacity * 2 : 65536;
+            uint8_t *bigger = used < max_bytes ? ona__realloc(pcm, grown) : NULL;
+            if (!bigger) {
+                rc = used < max_bytes ? ONA_ENOMEM : ONA_ELIMIT;
+                snprintf(why, sizeof why, "%s",
+                         rc == ONA_ENOMEM
+                             ? "out of memory"
+                             : "longer than 10 minutes; not loaded (stream it as music instead)");
+                break;
+            }
+            pcm = bigger;
+            capacity = grown;
+        }
+        int link = 0;
+        long got = ov_read(&vf, (char *)pcm + used, (int)ONA_MIN(capacity - used, 65536),
+                           big_endian, 2, 1, &link);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            snprintf(why, sizeof why, "damaged OGG Vorbis data (%s)", ov_error_text(got));
+            rc = ONA_EFORMAT;
+            break;
+        }
+        const vorbis_info *now = ov_info(&vf, link);
+        if (!now || now->channels != channels || now->rate != rate) {
+            snprintf(why, sizeof why, "its chained streams change format");
+            rc = ONA_EFORMAT;
+            break;
+        }
+        used += (size_t)got;
+    }
+    ov_clear(&vf);
+    if (rc == 0)
+        rc = convert(path, who, AUDIO_S16SYS, channels, (int)rate, pcm, used, out);
+    else
+        ona_log(ONA_LOG_ERROR, who, "sound %s: %s; playing silence instead", path, why);
+    ona__free(pcm);
+    return rc;
+}
+
+/* Checks that every RIFF chunk of a WAV lies inside the file: SDL_LoadWAV_RW allocates what a
+ * chunk's header claims before it reads, so a 300-byte file claiming a 3 GB data chunk would
+ * have it ask for 3 GB. Writes what is wrong to `why`. */
+static bool wav_chunks_inside(const uint8_t *file, size_t size, char *why, size_t why_size) {
+    size_t pos = 12; /* after "RIFF", its length and "WAVE" */
+    while (pos + 8 <= size) {
+        const uint8_t *h = file + pos;
+        uint32_t length =
+            (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+        if (length > size - pos - 8) {
+            snprintf(why, why_size,
+                     "its \"%c%c%c%c\" chunk claims %u bytes, past the end of the file "
+                     "(%zu bytes)",
+                     h[0] >= 32 && h[0] < 127 ? h[0] : '?', h[1] >= 32 && h[1] < 127 ? h[1] : '?',
+                     h[2] >= 32 && h[2] < 127 ? h[2] : '?', h[3] >= 32 && h[3] < 127 ? h[3] : '?',
+                     (unsigned)length, size);
+            return false;
+        }
+        pos += 8 + (size_t)length + (length & 1); /* chunks are padded to even sizes */
+    }
+    return true;
+}
+
 int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
     uint8_t *file = NULL;
     size_t size = 0;
@@ -196,7 +358,13 @@ int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
         return rc;
     }
-    if (size >= 12 && memcmp(file, "RIFF", 4) == 0) {
+    char why[160];
+    if (size >= 12 && memcmp(file, "RIFF", 4) == 0 &&
+        !wav_chunks_inside(file, size, why, sizeof why)) {
+        ona_log(ONA_LOG_ERROR, who,
+                "sound %s: not a readable WAV file (%s); playing silence instead", path, why);
+        rc = ONA_EFORMAT;
+    } else if (size >= 12 && memcmp(file, "RIFF", 4) == 0) {
         SDL_AudioSpec spec;
         Uint8 *wav = NULL;
         Uint32 len = 0;
@@ -212,17 +380,7 @@ int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
             SDL_FreeWAV(wav);
         }
     } else if (size >= 4 && memcmp(file, "OggS", 4) == 0) {
-        int channels = 0, rate = 0;
-        short *samples = NULL;
-        int frames = stb_vorbis_decode_memory(file, (int)size, &channels, &rate, &samples);
-        if (frames < 0 || !samples) {
-            ona_log(ONA_LOG_ERROR, who,
-                    "sound %s: not a readable OGG Vorbis file; playing silence instead", path);
-            rc = ONA_EFORMAT;
-        } else
-            rc = convert(path, who, AUDIO_S16SYS, channels, rate, samples,
-                         (size_t)frames * (size_t)channels * sizeof(short), out);
-        free(samples); /* stb_vorbis allocates with malloc */
+        rc = decode_ogg(path, who, file, size, out);
     } else {
         ona_log(ONA_LOG_ERROR, who,
                 "sound %s: not a WAV or OGG file (unknown header); playing silence instead", path);
@@ -301,30 +459,81 @@ ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm) {
 /* --- Music ----------------------------------------------------------------------------------- */
 
 #define VORBIS_CHUNK 2048 /* frames decoded at a time */
+#define MAX_HOLES 64      /* holes skipped in a row before a stream counts as broken */
 
 typedef struct vorbis_stream {
     ona__stream base;
-    stb_vorbis *vorbis;
+    OggVorbis_File vf; /* owns the FILE main opened (closed by ov_clear) */
+    char *path;        /* for the log */
+    long rate;         /* the first link's; a link at another rate ends the music */
     SDL_AudioStream *convert;
     bool loop, ended;
     float chunk[VORBIS_CHUNK * 2];
 } vorbis_stream;
+
+static size_t file_read(void *ptr, size_t size, size_t count, void *source) {
+    return fread(ptr, size, count, source);
+}
+
+static int file_seek(void *source, ogg_int64_t offset, int whence) {
+    return offset > LONG_MAX || offset < LONG_MIN ? -1 : fseek(source, (long)offset, whence);
+}
+
+static long file_tell(void *source) {
+    return ftell(source);
+}
+
+/* Ends the music on damaged data, said once (the mixer's thread: the log does not allocate). */
+static void stream_broken(vorbis_stream *s, const char *what) {
+    ona_log(ONA_LOG_ERROR, "audio", "music %s: %s while playing; the music stops", s->path, what);
+    SDL_AudioStreamFlush(s->convert);
+    s->ended = true;
+}
+
+/* Decodes the next chunk as stereo into s->chunk: mono on both sides, a third channel and up
+ * dropped (as convert does). Returns frames, 0 at the end, -1 when the stream is broken. */
+static int decode_chunk(vorbis_stream *s) {
+    for (int holes = 0; holes < MAX_HOLES; holes++) {
+        float **pcm = NULL;
+        int link = 0;
+        long got = ov_read_float(&s->vf, &pcm, VORBIS_CHUNK, &link);
+        if (got == OV_HOLE)
+            continue; /* recoverable: the decoder resynchronises on the next page */
+        if (got < 0) {
+            stream_broken(s, ov_error_text(got));
+            return -1;
+        }
+        const vorbis_info *info = ov_info(&s->vf, link);
+        if (got > 0 && (!info || info->rate != s->rate || info->channels < 1)) {
+            stream_broken(s, "a chained stream at another rate");
+            return -1;
+        }
+        int right = got > 0 && info->channels > 1 ? 1 : 0;
+        for (long i = 0; i < got; i++) {
+            s->chunk[i * 2] = pcm[0][i];
+            s->chunk[i * 2 + 1] = pcm[right][i];
+        }
+        return (int)got;
+    }
+    stream_broken(s, ov_error_text(OV_HOLE));
+    return -1;
+}
 
 static uint32_t vorbis_read(ona__stream *base, float *out, uint32_t frames) {
     vorbis_stream *s = (vorbis_stream *)base;
     int want = (int)(frames * ONA__MIX_CHANNELS * sizeof(float));
     bool rewound = false; /* a loop that decodes nothing after a rewind has nothing to play */
     while (SDL_AudioStreamAvailable(s->convert) < want && !s->ended) {
-        int got =
-            stb_vorbis_get_samples_float_interleaved(s->vorbis, 2, s->chunk, VORBIS_CHUNK * 2);
+        int got = decode_chunk(s);
         if (got > 0) {
             rewound = false;
             if (SDL_AudioStreamPut(s->convert, s->chunk, got * 2 * (int)sizeof(float)) != 0)
                 s->ended = true;
-        } else if (s->loop && !rewound) {
+        } else if (got == 0 && s->loop && !rewound) {
             rewound = true;
-            stb_vorbis_seek_start(s->vorbis);
-        } else {
+            if (ov_raw_seek(&s->vf, 0) != 0)
+                stream_broken(s, "it cannot be rewound");
+        } else if (got == 0) {
             SDL_AudioStreamFlush(s->convert);
             s->ended = true;
         }
@@ -335,9 +544,64 @@ static uint32_t vorbis_read(ona__stream *base, float *out, uint32_t frames) {
 
 static void vorbis_close(ona__stream *base) {
     vorbis_stream *s = (vorbis_stream *)base;
-    stb_vorbis_close(s->vorbis);
+    ov_clear(&s->vf); /* closes the file through the callbacks' close */
     SDL_FreeAudioStream(s->convert);
+    ona__free(s->path);
     ona__free(s);
+}
+
+static int file_close(void *source) {
+    return fclose(source);
+}
+
+/* Opens an OGG Vorbis stream of `path` (main thread). NULL, logged, when it cannot be played. */
+static ona__stream *open_vorbis(const char *path, bool loop) {
+    vorbis_stream *s = ona__calloc(1, sizeof *s);
+    char *copy = ona__malloc(strlen(path) + 1);
+    FILE *file = fopen(path, "rb");
+    if (!s || !copy || !file) {
+        ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path,
+                file ? "out of memory" : "cannot be read");
+        if (file)
+            fclose(file);
+        ona__free(copy);
+        ona__free(s);
+        return NULL;
+    }
+    strcpy(copy, path);
+    ov_callbacks io = {file_read, file_seek, file_close, file_tell};
+    long err = ov_open_callbacks(file, &s->vf, NULL, 0, io);
+    if (err < 0) {
+        fclose(file); /* not ov_clear's after a failed open */
+        ona_log(ONA_LOG_ERROR, "audio",
+                "music %s: not a readable OGG Vorbis file (%s); playing silence instead", path,
+                ov_error_text(err));
+        ona__free(copy);
+        ona__free(s);
+        return NULL;
+    }
+    char why[128];
+    const vorbis_info *info = ov_info(&s->vf, -1);
+    SDL_AudioStream *c = NULL;
+    if (ogg_format_ok(info, why, sizeof why)) {
+        c = SDL_NewAudioStream(AUDIO_F32SYS, 2, (int)info->rate, AUDIO_F32SYS, ONA__MIX_CHANNELS,
+                               ONA__MIX_RATE);
+        if (!c)
+            snprintf(why, sizeof why, "cannot stream it (%s)", SDL_GetError());
+    }
+    if (!c) {
+        ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path, why);
+        ov_clear(&s->vf);
+        ona__free(copy);
+        ona__free(s);
+        return NULL;
+    }
+    s->base = (ona__stream){vorbis_read, vorbis_close};
+    s->path = copy;
+    s->rate = info->rate;
+    s->convert = c;
+    s->loop = loop;
+    return &s->base;
 }
 
 typedef struct pcm_stream {
@@ -383,32 +647,8 @@ ona__stream *ona__music_open(const char *path, bool loop) {
                 errno == ENOENT ? "no such file" : "cannot be read");
         return NULL;
     }
-    if (n == 4 && memcmp(magic, "OggS", 4) == 0) {
-        int err = 0;
-        stb_vorbis *v = stb_vorbis_open_filename(path, &err, NULL);
-        if (!v) {
-            ona_log(ONA_LOG_ERROR, "audio",
-                    "music %s: not a readable OGG Vorbis file (stb_vorbis error %d); playing "
-                    "silence instead",
-                    path, err);
-            return NULL;
-        }
-        stb_vorbis_info info = stb_vorbis_get_info(v);
-        vorbis_stream *s = ona__calloc(1, sizeof *s);
-        SDL_AudioStream *c = SDL_NewAudioStream(AUDIO_F32SYS, 2, (int)info.sample_rate,
-                                                AUDIO_F32SYS, ONA__MIX_CHANNELS, ONA__MIX_RATE);
-        if (!s || !c) {
-            ona_log(ONA_LOG_ERROR, "audio", "music %s: cannot stream it (%s)", path,
-                    s ? SDL_GetError() : "out of memory");
-            stb_vorbis_close(v);
-            if (c)
-                SDL_FreeAudioStream(c);
-            ona__free(s);
-            return NULL;
-        }
-        *s = (vorbis_stream){{vorbis_read, vorbis_close}, v, c, loop, false, {0}};
-        return &s->base;
-    }
+    if (n == 4 && memcmp(magic, "OggS", 4) == 0)
+        return open_vorbis(path, loop);
     ona__pcm *pcm = NULL;
     if (ona__sound_decode(path, "audio", &pcm) != 0)
         return NULL;

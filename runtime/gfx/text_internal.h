@@ -10,8 +10,9 @@
 
 #include "text.h"
 
+#include <ft2build.h>
 #include <limits.h>
-#include <stb_truetype.h>
+#include FT_FREETYPE_H
 
 enum {
     MAX_FILES = 64,
@@ -20,10 +21,17 @@ enum {
     KERN_SIZE = 4096,  /* kerning pairs remembered per font (a power of two) */
 };
 
+/* A font file: its bytes, read once, and the FreeType face over them. A face is not thread-safe:
+ * every call on it (char map, advances, kerning, glyph loads, rasterising from its glyph slot)
+ * holds `lock`. The metrics below are copied out at load and read freely. */
 typedef struct font_file {
     char *path;
     uint8_t *data;
-    stbtt_fontinfo info;
+    FT_Face face;
+    uv_mutex_t lock;
+    int ascent, descent, gap; /* font units (hhea, as FreeType reads it) */
+    bool kerning;             /* the face has a kern table */
+    _Atomic bool broken_logged;
 } font_file;
 
 typedef struct glyph {
@@ -48,7 +56,7 @@ typedef struct ona__font {
     ona_font handle;
     font_file *file; /* NULL: the built-in debug font */
     int size;
-    float px; /* stb_truetype's scale: pixels per font unit */
+    float px; /* pixels per font unit: the size over the ascender-to-descender height */
     float ascent, line_height;
     int cell_w, cell_h, cols, rows, side;
     uint32_t cells;               /* per page */
@@ -66,6 +74,8 @@ typedef struct ona__font {
 struct ona__fonts {
     ona__textures *textures;
     uv_mutex_t lock; /* guards loading: files, font_count */
+    FT_Library library; /* faces are made and freed under `lock` (FreeType's rule for one
+                           library shared by threads); each face is used under its file's lock */
     font_file *files[MAX_FILES];
     uint32_t file_count;
     _Atomic(ona__font *) fonts[ONA__MAX_FONTS];
@@ -104,5 +114,9 @@ ona__font *ona__text_font_of(ona__fonts *f, ona_font font);
 /* The advance and glyph of `cp`: from the cache, made there first when `make` (call it only
  * inside a turn then, like ona__text_print), else straight from the font when not cached. */
 ona__text_metrics ona__text_measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make);
+
+/* The kerning between glyphs `left` and `right` of a font file, in font units (its kern table);
+ * 0 without one. Any thread. */
+int ona__text_kern_units(font_file *file, int left, int right);
 
 #endif

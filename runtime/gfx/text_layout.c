@@ -13,8 +13,9 @@
  *   `length`.
  * - Layout: lines end at '\n' and, with wrap and a width, at the last space that fits (a word
  *   longer than the box breaks between characters); pen positions are snapped to whole pixels of
- *   the font before scaling; kerning comes from the font's kern table or GPOS (stb_truetype).
- *   Pairs met are remembered per font in `kerns` (see ona__font), a plain word each, relaxed.
+ *   the font before scaling; kerning comes from the font's kern table (FreeType's
+ *   FT_Get_Kerning; GPOS is not read). Pairs met are remembered per font in `kerns` (see
+ *   ona__font), a plain word each, relaxed.
  * - The built-in debug font (no font file) lays out in fixed cells of the size, from the
  *   renderer's debug font texture.
  */
@@ -71,10 +72,10 @@ uint32_t ona__utf8_next(const char *text, size_t length, size_t *i) {
 
 /* --- Layout ----------------------------------------------------------------------------------*/
 
-/* The kerning between two glyphs in pixels, remembered in `kerns` (stb_truetype walks the GPOS
- * tables for each pair, the costliest step of printing otherwise). */
+/* The kerning between two glyphs in pixels, remembered in `kerns` (each lookup otherwise takes
+ * the file's lock and searches its kern table). */
 static float kern(ona__font *ft, int prev, int index) {
-    if (prev < 0 || index < 0 || (!ft->file->info.kern && !ft->file->info.gpos))
+    if (prev < 0 || index < 0 || !ft->file->kerning)
         return 0;
     uint32_t pair = ((uint32_t)prev << 16 | ((uint32_t)index & 0xFFFFu)) + 1;
     _Atomic uint64_t *slot = &ft->kerns[(pair * 2654435761u) >> 20 & (KERN_SIZE - 1)];
@@ -84,7 +85,7 @@ static float kern(ona__font *ft, int prev, int index) {
     if ((uint32_t)(entry >> 32) == pair && prev < 0x10000 && index < 0x10000) {
         units = (int32_t)(uint32_t)entry;
     } else {
-        units = stbtt_GetGlyphKernAdvance(&ft->file->info, prev, index);
+        units = ona__text_kern_units(ft->file, prev, index);
         atomic_store_explicit(slot, (uint64_t)pair << 32 | (uint32_t)units, memory_order_relaxed);
     }
     return (float)units * ft->px;

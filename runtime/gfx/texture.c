@@ -13,7 +13,9 @@
  * loads each path once; a texture keeps its path only for messages.
  * A file that cannot be read still gets a slot of its own that draws the placeholder (no GL
  * name), so that a reload fills it when the file appears or is fixed.
- * An image is sized from its header (stbi_info_from_memory) before it is decoded: one over
+ * Images are PNG, decoded by libpng's simplified API (png_image), which reports a damaged file
+ * by a message rather than by reading past it. An image is sized from its header
+ * (png_image_begin_read_from_memory) before it is decoded: one over
  * MAX_SIDE a side or MAX_PIXELS in all is refused, by name, without spending the memory and the
  * time a decode would (a 1 MB PNG can claim 16000x16000: 1 GB of RGBA, twice with the copy).
  */
@@ -23,7 +25,7 @@
 #include "handle.h"
 #include "paths.h"
 
-#include <stb_image.h>
+#include <png.h>
 #include <stdio.h>
 
 /* The largest image loaded from a file: GL's common maximum texture side, and 64 Mpixels
@@ -137,8 +139,8 @@ void ona__textures_free(ona__textures *t, ona__gfx *gfx) {
     uv_mutex_destroy(&t->lock);
 }
 
-/* Reads and decodes a PNG (or any format stb_image reads) into RGBA8 pixels. Logs under `who`
- * what went wrong. */
+/* Reads and decodes a PNG into RGBA8 pixels (sRGB, straight alpha). Logs under `who` what went
+ * wrong. */
 static int decode_file(const char *path, const char *who, int *w, int *h, uint8_t **out) {
     uint8_t *file = NULL;
     size_t size = 0;
@@ -148,34 +150,55 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
                 rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
         return rc;
     }
-    int channels = 0;
-    if (size <= INT32_MAX && stbi_info_from_memory(file, (int)size, w, h, &channels) &&
-        (*w > MAX_SIDE || *h > MAX_SIDE || (int64_t)*w * *h > MAX_PIXELS)) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (size < 8 || png_sig_cmp(file, 0, 8) != 0) {
         ona__free(file);
         ona_log(ONA_LOG_ERROR, who,
-                "texture %s: %dx%d is too large (at most %dx%d, %d pixels in "
-                "all); not decoded, drawing the placeholder instead",
-                path, *w, *h, MAX_SIDE, MAX_SIDE, MAX_PIXELS);
-        return ONA_ELIMIT;
-    }
-    stbi_uc *decoded =
-        size <= INT32_MAX ? stbi_load_from_memory(file, (int)size, w, h, &channels, 4) : NULL;
-    ona__free(file);
-    if (!decoded) {
-        ona_log(ONA_LOG_ERROR, who,
-                "texture %s: not a readable image (%s); drawing the "
-                "placeholder instead",
-                path, stbi_failure_reason() ? stbi_failure_reason() : "unknown format");
+                "texture %s: not a PNG file (no PNG signature); drawing the placeholder instead",
+                path);
         return ONA_EFORMAT;
     }
-    size_t bytes = (size_t)*w * (size_t)*h * 4;
-    uint8_t *pixels = ona__malloc(bytes);
+    if (!png_image_begin_read_from_memory(&image, file, size)) {
+        ona__free(file);
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: not a readable PNG (libpng: %s); drawing the placeholder instead",
+                path, image.message);
+        png_image_free(&image);
+        return ONA_EFORMAT;
+    }
+    if (image.width > MAX_SIDE || image.height > MAX_SIDE ||
+        (uint64_t)image.width * image.height > MAX_PIXELS) {
+        ona__free(file);
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: %ux%u is too large (at most %dx%d, %d pixels in "
+                "all); not decoded, drawing the placeholder instead",
+                path, (unsigned)image.width, (unsigned)image.height, MAX_SIDE, MAX_SIDE,
+                MAX_PIXELS);
+        png_image_free(&image);
+        return ONA_ELIMIT;
+    }
+    image.format = PNG_FORMAT_RGBA;
+    *w = (int)image.width;
+    *h = (int)image.height;
+    uint8_t *pixels = ona__malloc(PNG_IMAGE_SIZE(image));
     if (!pixels) {
-        stbi_image_free(decoded);
+        ona__free(file);
+        png_image_free(&image);
         return ONA_ENOMEM;
     }
-    memcpy(pixels, decoded, bytes);
-    stbi_image_free(decoded);
+    /* finish_read frees libpng's state whether or not it succeeds. */
+    if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+        ona__free(file);
+        ona__free(pixels);
+        ona_log(ONA_LOG_ERROR, who,
+                "texture %s: not a readable PNG (libpng: %s); drawing the placeholder instead",
+                path, image.message);
+        png_image_free(&image);
+        return ONA_EFORMAT;
+    }
+    ona__free(file);
     *out = pixels;
     return 0;
 }

@@ -3,7 +3,7 @@
  * Internal.
  *
  * A system loads a texture from its turn, on whatever thread runs it, and may draw with it in
- * the same turn. So loading decodes the file at once on the calling thread (stb_image) and
+ * the same turn. So loading decodes the file at once on the calling thread (libpng) and
  * hands out a handle with the size known; the GL upload waits for the main thread, which does
  * every pending upload before it draws the frame. A missing or corrupt file logs its path and
  * gives a handle that draws a visible placeholder (a magenta and black checkerboard) with the
