@@ -87,8 +87,9 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
         r->ended_logged = true;
         return NULL;
     }
+    static const ona_event none[1];           /* a frame without events still replaces them */
     const ona__rec_frame *f = &r->rec.frames[r->next];
-    *events = r->rec.events + f->first_event;
+    *events = r->rec.events ? r->rec.events + f->first_event : none;
     return f;
 }
 
@@ -167,7 +168,7 @@ static bool same(const ona__rec_digest *a, const ona__rec_digest *b) {
 /* Compares this frame's digests with the recorded frame's: the first system, in spawn order,
  * whose digests differ. */
 static int compare(ona__record *r, ona__core *core, const ona__rec_frame *f) {
-    const ona__rec_digest *was = r->rec.digests + f->first_digest;
+    const ona__rec_digest *was = r->rec.digests ? r->rec.digests + f->first_digest : NULL;
     uint32_t i = 0, j = 0;
     while (i < f->digest_count || j < r->now_count) {
         const ona__rec_digest *a = i < f->digest_count ? &was[i] : NULL;

@@ -3,7 +3,8 @@
  * and its reader, which takes untrusted bytes (the fuzzing entry point).
  *
  * Format, version 1. Integers are little-endian; `varint` is unsigned LEB128 (at most 10 bytes);
- * `str` is a varint length then that many bytes (no NUL); `f32`/`f64` are IEEE-754 bit patterns.
+ * `str` is a varint length then that many bytes, none of them NUL; `f32`/`f64` are IEEE-754 bit
+ * patterns.
  *
  *   file   = magic "ONAREC\0\n" (8 bytes), u32 format version (1), then chunks to the end
  *   chunk  = u8 tag, u32 payload length, payload, u32 CRC32 of tag, length and payload
@@ -272,10 +273,11 @@ static uint64_t get_varint(reader *r) {
     return 0;
 }
 
-/* Reads a string into `out` (NUL-terminated); one longer than `size - 1` is malformed. */
+/* Reads a string into `out` (NUL-terminated); one longer than `size - 1` or holding a NUL is
+ * malformed. */
 static void get_str(reader *r, char *out, size_t size) {
     uint64_t n = get_varint(r);
-    if (r->bad || n >= size || n > (uint64_t)(r->end - r->p)) {
+    if (r->bad || n >= size || n > (uint64_t)(r->end - r->p) || memchr(r->p, 0, (size_t)n)) {
         r->bad = true;
         out[0] = '\0';
         return;
