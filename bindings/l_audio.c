@@ -2,6 +2,7 @@
  * l_audio.c: the `ona.audio` Lua module: sounds, voices, groups, music.
  *
  *   ona.audio.sound(path) -> handle [, error]
+ *   ona.audio.release(sound)
  *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice
  *   ona.audio.stop(voice)
  *   ona.audio.volume(group, v)
@@ -87,7 +88,7 @@ static int l_audio_sound(lua_State *L) {
     char path[4096];
     ona__services_locate(lua->svc, name, path, sizeof path);
     ona_sound s;
-    int rc = ona__services_sound_load(lua->svc, path, lua->sys->name, &s);
+    int rc = ona__services_sound_load(lua->svc, path, lua->sys->name, lua->sys->id, &s);
     lua_pushnumber(L, s.id);
     if (rc == 0)
         return 1;
@@ -96,6 +97,24 @@ static int l_audio_sound(lua_State *L) {
                     : rc == ONA_EFORMAT ? "not a readable WAV or OGG file"
                                         : ona_strerror(rc));
     return 2;
+}
+
+/* ona.audio.release(sound): gives back one reference this system took with ona.audio.sound; a
+ * sound nobody holds is freed at the next frame boundary (its voices stop) and its handle goes
+ * stale. */
+static int l_audio_release(lua_State *L) {
+    static const char fn[] = "ona.audio.release";
+    uint64_t id = check_id(L, 1, fn, "sound");
+    ona__lua *lua = ona__lua_of(L);
+    if (id > UINT32_MAX ||
+        ona__services_sound_release(lua->svc, (ona_sound){(uint32_t)id}, lua->sys->id) != 0) {
+        lua_pushfstring(L,
+                        "sound %d is not held by this system (released as often as loaded, or "
+                        "not loaded here with ona.audio.sound)",
+                        (int)id);
+        ona__lua_argerror(L, 1, fn, lua_tostring(L, -1));
+    }
+    return 0;
 }
 
 /* ona.audio.play(sound [, opts]) -> voice */
@@ -165,16 +184,23 @@ static int l_audio_music(lua_State *L) {
     if (ona__services_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
         ona__lua_argerror(L, 2, fn, why);
     char path[4096];
-    if (name)
-        ona__services_locate(ona__lua_of(L)->svc, name, path, sizeof path);
+    if (name) { /* registered and watched: a change of the file restarts it (a missing one logs) */
+        ona__system *sys = ona__lua_of(L)->sys;
+        ona__services_music_load(ona__lua_of(L)->svc, name, sys->name, sys->id, path, sizeof path);
+    }
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
     return 0;
 }
 
 void ona__lua_open_audio(lua_State *L) {
     static const luaL_Reg functions[] = {
-        {"sound", l_audio_sound},   {"play", l_audio_play},   {"stop", l_audio_stop},
-        {"volume", l_audio_volume}, {"music", l_audio_music}, {NULL, NULL},
+        {"sound", l_audio_sound},
+        {"play", l_audio_play},
+        {"stop", l_audio_stop},
+        {"volume", l_audio_volume},
+        {"music", l_audio_music},
+        {"release", l_audio_release},
+        {NULL, NULL},
     };
     luaL_register(L, NULL, functions);
 }

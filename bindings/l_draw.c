@@ -167,7 +167,7 @@ static int l_gfx_shader(lua_State *L) {
     static const char fn[] = "ona.gfx.shader";
     const char *path = ona__lua_checkstring(L, 1, fn, NULL);
     ona_shader sh;
-    int rc = ona__services_shader_load(services(L), path, &sh);
+    int rc = ona__services_shader_load(services(L), path, ona__lua_of(L)->sys->id, &sh);
     if (rc) {
         lua_pushnil(L);
         lua_pushfstring(L, "shader %s: %s", path,

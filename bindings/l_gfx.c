@@ -66,7 +66,7 @@ static int l_gfx_texture(lua_State *L) {
     char path[1024];
     ona__services_locate(services(sys), name, path, sizeof path);
     ona_texture tex;
-    int rc = ona__services_texture_load(services(sys), path, sys->name, &tex);
+    int rc = ona__services_texture_load(services(sys), path, sys->name, sys->id, &tex);
     int w = 0, h = 0;
     ona__services_texture_size(services(sys), tex, &w, &h);
     lua_pushnumber(L, tex.id);
@@ -77,6 +77,34 @@ static int l_gfx_texture(lua_State *L) {
     lua_pushfstring(L, "texture %s: %s", path,
                     rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
     return 4;
+}
+
+/* A texture argument that must be live: a handle that was released and freed raises by name.
+ * Checked after the other arguments and the turn, so those errors come first. */
+static void check_live_texture(lua_State *L, int idx, const char *fn, ona_texture tex) {
+    queue_for_draw(L, self(L), fn);
+    int w, h;
+    if (!ona__services_texture_size(services(self(L)), tex, &w, &h)) {
+        lua_pushfstring(L, "texture %d is stale (released and freed, or never loaded)",
+                        (int)tex.id);
+        ona__lua_argerror(L, idx, fn, lua_tostring(L, -1));
+    }
+}
+
+/* ona.gfx.release(texture): gives back one reference this system took with ona.gfx.texture;
+ * a texture nobody holds is freed at the next frame boundary and its handle goes stale. */
+static int l_gfx_release(lua_State *L) {
+    static const char fn[] = "ona.gfx.release";
+    ona__system *sys = self(L);
+    ona_texture tex = check_texture(L, 1, fn);
+    if (ona__services_texture_release(services(sys), tex, sys->id) != 0) {
+        lua_pushfstring(L,
+                        "texture %d is not held by this system (released as often as loaded, "
+                        "or not loaded here with ona.gfx.texture)",
+                        (int)tex.id);
+        ona__lua_argerror(L, 1, fn, lua_tostring(L, -1));
+    }
+    return 0;
 }
 
 /* ona.gfx.texture_size(handle) -> width, height | nil */
@@ -129,6 +157,7 @@ static int l_gfx_draw(lua_State *L) {
             s.tint = ona__lua_check_tint(L, lua_gettop(L), 4, fn);
         lua_pop(L, 1);
     }
+    check_live_texture(L, 1, fn, tex);
     ona__lua_draw(L, fn, &key, &s, 1);
     return 0;
 }
@@ -161,6 +190,7 @@ static int l_gfx_draw_sprites(lua_State *L) {
             ona__lua_argerror(L, 4, fn, "layer must be an integer");
         key.layer = (int32_t)layer;
     }
+    check_live_texture(L, 1, fn, tex);
     ona__lua_draw(L, fn, &key, ona_buffer_data(b->buffer), (uint32_t)n);
     return 0;
 }
@@ -385,6 +415,7 @@ void ona__lua_open_gfx(lua_State *L) {
     static const luaL_Reg gfx[] = {
         {"texture", l_gfx_texture},
         {"texture_size", l_gfx_texture_size},
+        {"release", l_gfx_release},
         {"draw", l_gfx_draw},
         {"draw_sprites", l_gfx_draw_sprites},
         {"text", l_gfx_text},

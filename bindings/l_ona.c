@@ -31,6 +31,9 @@
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if ONA_LUAJIT_FIXED_SEED
+#include <luajit.h> /* luaJIT_ona_in_finalizer: cmake/luajit-determinism.patch */
+#endif
 
 /* --- Error values ---------------------------------------------------------------------------- */
 
@@ -124,9 +127,42 @@ static void encode_outgoing(lua_State *L, ona__system *sys, int first, const cha
     }
 }
 
+/* --- Sends from a finalizer -------------------------------------------------------------------
+ * A __gc finalizer runs wherever the collector's step or the state's close happens to call it:
+ * possibly in the middle of the runtime's own work on the state (a send being encoded, a
+ * message being decoded), and at close after the system has ended. A message sent from there
+ * has no place in the game's order and may reach half-built runtime state, so sends refuse to
+ * run in a finalizer. The bundled LuaJIT says when one runs (luaJIT_ona_in_finalizer, the patch
+ * cmake/luajit-determinism.patch adds); the system's LuaJIT cannot tell, and there the check is
+ * not made (documented in runtime/DESIGN.md). */
+static bool in_finalizer(lua_State *L) {
+#if ONA_LUAJIT_FIXED_SEED
+    return luaJIT_ona_in_finalizer(L) != 0;
+#else
+    (void)L;
+    return false;
+#endif
+}
+
+static void refuse_in_finalizer(lua_State *L, ona__lua *lua, const char *fn) {
+    static const char text[] =
+        "refused in a __gc finalizer: finalizers run wherever the collector calls them (or "
+        "when the system closes), not at a point of the game's order; send before the object "
+        "is dropped";
+    /* At close, LuaJIT swallows a finalizer's error: say it here. */
+    if (lua->closing) {
+        char at[LUA_IDSIZE + 24];
+        ona__lua_author_line(L, 1, at, sizeof at);
+        ona_log(ONA_LOG_ERROR, lua->sys->name, "%s%s: %s", at, fn, text);
+    }
+    ona__lua_raise(L, fn, "%s", text);
+}
+
 /* Encodes the arguments after the handle and sends them without waiting: the actor's result. */
 static int send_args(lua_State *L, ona__system *sys, const char *fn, uint64_t *to, char *why,
                      size_t whysize) {
+    if (in_finalizer(L))
+        refuse_in_finalizer(L, ona__lua_of(L), fn);
     *to = check_handle(L, 1, fn);
     why[0] = '\0';
     encode_outgoing(L, sys, 2, fn);
@@ -226,9 +262,9 @@ static int l_ona_receive_raw(lua_State *L) {
  * a loop of sends or receives can be compiled into a trace instead of stopping the JIT at a
  * lua_CFunction. They never raise, never touch the Lua state and never wait: whatever they do
  * not handle (a bad handle, a full mailbox, a dead target, a message that is not one number from
- * a system) they leave for the lua_CFunctions above, which raise at the author's line, park,
- * or decode. The message path is the same (ona__actor_send, ona__actor_receive), so every
- * guarantee holds: bounded mailboxes, per-sender order, the wakes. */
+ * a system, a send from a finalizer) they leave for the lua_CFunctions above, which raise at the
+ * author's line, park, or decode. The message path is the same (ona__actor_send,
+ * ona__actor_receive), so every guarantee holds: bounded mailboxes, per-sender order, the wakes. */
 
 /* Sends what `w` wrote into sys->outgoing. 0: sent; otherwise nothing happened (the message
  * is released) and the caller takes the slow path, which does the whole send again and reports. */
@@ -255,7 +291,7 @@ static bool ffi_begin(ona__system *sys, double to, ona_message_writer *w) {
 
 static int ffi_send_number(ona__lua *lua, double to, double value) {
     ona_message_writer w;
-    if (!ffi_begin(lua->sys, to, &w))
+    if (in_finalizer(lua->L) || !ffi_begin(lua->sys, to, &w))
         return ONA_EINVAL;
     ona_message_write_number(&w, value);
     return ffi_send(lua->sys, to, &w);
@@ -265,7 +301,7 @@ static int ffi_send_number(ona__lua *lua, double to, double value) {
  * as the C path's (ona_message_write_string copies them). */
 static int ffi_send_string(ona__lua *lua, double to, const char *bytes, size_t size) {
     ona_message_writer w;
-    if (!ffi_begin(lua->sys, to, &w))
+    if (in_finalizer(lua->L) || !ffi_begin(lua->sys, to, &w))
         return ONA_EINVAL;
     ona_message_write_string(&w, bytes, size);
     return ffi_send(lua->sys, to, &w);

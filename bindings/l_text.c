@@ -101,8 +101,9 @@ static int l_text_font(lua_State *L) {
     if (name)
         ona__services_locate(services(L), name, path, sizeof path);
     ona_font font;
-    int rc = ona__services_font_load(services(L), name ? path : NULL, (int)size,
-                                     ona__lua_of(L)->sys->name, &font);
+    ona__system *sys = ona__lua_of(L)->sys;
+    int rc = ona__services_font_load(services(L), name ? path : NULL, (int)size, sys->name, sys->id,
+                                     &font);
     if (!font.id) /* too many fonts: nothing to hand out */
         ona__lua_raise(L, fn, "%s (at most %d fonts)", ona_strerror(rc), ONA__MAX_FONTS);
     lua_pushnumber(L, font.id);

@@ -230,7 +230,9 @@ lua_State *ona__lua_newstate(ona__lua *lua) {
 void ona__lua_closestate(ona__lua *lua) {
     if (lua->pool)
         lua->pool->closing = true;
+    lua->closing = true;
     lua_close(lua->L);
     lua->L = NULL;
+    lua->closing = false;
     pool_destroy(lua);
 }

@@ -132,6 +132,15 @@ static int lib_fill(lua_State *L) {
     lua_pushcfunction(L, lib->open);
     lua_pushstring(L, lib->name);
     lua_call(L, 1, 0);
+    if (lib->open == luaopen_math) {
+        /* LuaJIT's math.random starts every state from one fixed seed: each system gets its
+         * own instead, from the session seed, its name and its spawn order (a restart replays
+         * it). A double holds the seed exactly (below 2^53). */
+        lua_getfield(L, 1, "randomseed");
+        uint64_t seed = ona__services_default_seed(ona__lua_of(L)->sys, ONA__SEED_MATH_RANDOM);
+        lua_pushnumber(L, (lua_Number)seed);
+        lua_call(L, 1, 0);
+    }
     lua_pushnil(L);
     while (lua_next(L, 2)) {
         lua_pushvalue(L, -2);

@@ -37,6 +37,7 @@ typedef struct ona__lua {
      * cap cannot make the runtime's own Lua API calls fail unprotected. */
     bool cap_lifted;
     bool mem_exceeded;
+    bool closing; /* lua_close is running (its finalizers' errors are swallowed) */
     /* The counting allocator's (lua_host.c). */
     size_t mem_used, mem_peak, mem_cap;
     /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state

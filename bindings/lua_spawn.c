@@ -19,6 +19,7 @@ static void host_destroy(ona__system *sys, bool run_exit) {
     ona__lua *lua = sys->host_data;
     ona__lua_close(lua, run_exit);
     ona__lua_free(lua);
+    ona__services_system_ended(ona__services_of(sys), sys); /* after exit, which may use them */
 }
 
 static int host_restart(ona__system *sys) {

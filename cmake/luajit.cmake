@@ -3,16 +3,23 @@
 # list ONA_LUAJIT_OBJECTS that goes into libona itself.
 #
 #   -DONA_LUAJIT=auto     (default) bundled when the source is there, else system with a warning
-#   -DONA_LUAJIT=bundled  LuaJIT built here with LUAJIT_ENABLE_CHECKHOOK; stops if the source is
-#                         missing (run tools/deps.sh)
-#   -DONA_LUAJIT=system   Debian's libluajit-5.1 (pkg-config luajit), built without CHECKHOOK
+#   -DONA_LUAJIT=bundled  LuaJIT built here with LUAJIT_ENABLE_CHECKHOOK and a fixed PRNG seed;
+#                         stops if the source is missing (run tools/deps.sh)
+#   -DONA_LUAJIT=system   Debian's libluajit-5.1 (pkg-config luajit), built without CHECKHOOK and
+#                         seeded from the OS: runs are not reproducible (pairs() order over
+#                         string keys differs from run to run; see runtime/DESIGN.md)
 #   -DONA_LUAJIT_SOURCE=<dir>  the LuaJIT tree to build (default: the one tools/deps.sh fetched,
 #                         ${ONA_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ona}/luajit-<version>)
 #
 # Design note. The bundled LuaJIT is Debian's own source package (its patches applied), built
 # with Debian's make invocation (`make amalg`, debian/rules; CFLAGS from dpkg-buildflags) plus
 # XCFLAGS=-DLUAJIT_ENABLE_CHECKHOOK, so that compiled traces check the hook the turn budget sets
-# (runtime/watchdog.c) and a JIT-compiled `while true do end` can be interrupted. Only the static
+# (runtime/watchdog.c) and a JIT-compiled `while true do end` can be interrupted, and
+# XCFLAGS=-DLUAJIT_SECURITY_PRNG=0, so that every state starts from one fixed PRNG seed instead of
+# the OS's entropy: string IDs, hence the order of pairs() over string keys, then follow from the
+# state's own history and a run replays (cmake/luajit-determinism.patch takes the one
+# process-dependent use off that PRNG). The seed guarded against hash flooding by hostile input;
+# Ona runs trusted scripts, and reproducible games matter more here. Only the static
 # library is built (BUILDMODE=static), position-independent so it also fits a shared libona. The
 # amalgamated build is two objects (ljamalg.o, lj_vm.o): they become part of libona, so an
 # embedder of the installed package links nothing more for Lua (and cannot pick up the packaged
@@ -94,9 +101,10 @@ if(ona_luajit_mode STREQUAL "system")
   ona_require(LUAJIT luajit libluajit-5.1-dev)
   target_link_libraries(ona_luajit INTERFACE PkgConfig::LUAJIT)
   set(ona_luajit_desc "system libluajit-5.1 ${LUAJIT_VERSION}")
-  target_compile_definitions(ona_luajit INTERFACE ONA_LUAJIT_CHECKHOOK=0
+  target_compile_definitions(ona_luajit INTERFACE ONA_LUAJIT_CHECKHOOK=0 ONA_LUAJIT_FIXED_SEED=0
     ONA_LUAJIT_DESC="${ona_luajit_desc}")
-  message(STATUS "LuaJIT: ${ona_luajit_desc}, without CHECKHOOK")
+  message(STATUS "LuaJIT: ${ona_luajit_desc}, without CHECKHOOK, seeded from the OS (runs are "
+    "not reproducible: pairs() order over string keys changes from run to run)")
   return()
 endif()
 
@@ -106,6 +114,9 @@ find_program(ONA_PATCH patch REQUIRED)
 # Debian 12's snapshot needs one fix for CHECKHOOK (pairs() loops forever when compiled): see the
 # patch's header.
 set(ona_lj_patch "${CMAKE_CURRENT_SOURCE_DIR}/cmake/luajit-checkhook-itern.patch")
+# Reproducible runs: machine-code probes off the state's PRNG, and the finalizer check ona.send
+# uses (see the patch's header).
+set(ona_lj_patch_det "${CMAKE_CURRENT_SOURCE_DIR}/cmake/luajit-determinism.patch")
 set(ona_lj_dir "${CMAKE_CURRENT_BINARY_DIR}/luajit")
 # Debian's CFLAGS (dh exports dpkg-buildflags' to LuaJIT's make), less the prefix map that names
 # the directory dpkg-buildflags ran in; -fPIC so the objects also go into a shared libona.
@@ -126,13 +137,14 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E rm -rf "${ona_lj_dir}"
   COMMAND ${CMAKE_COMMAND} -E copy_directory "${ona_luajit_source}" "${ona_lj_dir}"
   COMMAND ${ONA_PATCH} -p1 -s -d "${ona_lj_dir}" -i "${ona_lj_patch}"
+  COMMAND ${ONA_PATCH} -p1 -s -d "${ona_lj_dir}" -i "${ona_lj_patch_det}"
   # Debian's: make amalg PREFIX=/usr MULTILIB=... CROSS=... Q= E=@: (debian/rules), built
   # native; plus CHECKHOOK and the static library only.
   COMMAND ${ONA_MAKE} -C "${ona_lj_dir}" -j2 amalg PREFIX=/usr BUILDMODE=static
-    "CC=${CMAKE_C_COMPILER}" "CFLAGS=${ona_lj_cflags}" "LDFLAGS=" "XCFLAGS=-DLUAJIT_ENABLE_CHECKHOOK"
+    "CC=${CMAKE_C_COMPILER}" "CFLAGS=${ona_lj_cflags}" "LDFLAGS=" "XCFLAGS=-DLUAJIT_ENABLE_CHECKHOOK -DLUAJIT_SECURITY_PRNG=0"
     "Q=" "E=@:"
-  DEPENDS ${ona_lj_inputs} "${ona_lj_patch}"
-  COMMENT "Building LuaJIT with LUAJIT_ENABLE_CHECKHOOK (${ona_luajit_source})"
+  DEPENDS ${ona_lj_inputs} "${ona_lj_patch}" "${ona_lj_patch_det}"
+  COMMENT "Building LuaJIT with LUAJIT_ENABLE_CHECKHOOK and a fixed seed (${ona_luajit_source})"
   VERBATIM)
 add_custom_target(ona_luajit_build DEPENDS ${ona_lj_objects})
 add_dependencies(ona_luajit ona_luajit_build)
@@ -143,7 +155,8 @@ file(MAKE_DIRECTORY "${ona_lj_dir}/src")
 target_include_directories(ona_luajit INTERFACE $<BUILD_INTERFACE:${ona_lj_dir}/src>)
 target_link_libraries(ona_luajit INTERFACE m ${CMAKE_DL_LIBS})
 get_filename_component(ona_lj_name "${ona_luajit_source}" NAME)
-set(ona_luajit_desc "bundled ${ona_lj_name}, LUAJIT_ENABLE_CHECKHOOK")
-target_compile_definitions(ona_luajit INTERFACE ONA_LUAJIT_CHECKHOOK=1
+set(ona_luajit_desc "bundled ${ona_lj_name}, LUAJIT_ENABLE_CHECKHOOK, fixed seed")
+target_compile_definitions(ona_luajit INTERFACE ONA_LUAJIT_CHECKHOOK=1 ONA_LUAJIT_FIXED_SEED=1
   ONA_LUAJIT_DESC="${ona_luajit_desc}")
-message(STATUS "LuaJIT: built here from ${ona_luajit_source} with LUAJIT_ENABLE_CHECKHOOK")
+message(STATUS "LuaJIT: built here from ${ona_luajit_source} with LUAJIT_ENABLE_CHECKHOOK and "
+  "LUAJIT_SECURITY_PRNG=0")

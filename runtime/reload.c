@@ -41,7 +41,7 @@ static void tally(reload_tally *t, bool ours, bool ok) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
-    ona__assets_look_for_missing(&rt->services.assets);
+    ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
         reload_tally n = {0};

@@ -50,7 +50,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
            d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
-           !(d->record_path && d->replay_path);
+           !(d->record_path && d->replay_path) && d->seed < (1ull << 53);
 }
 
 /* --- Creation -------------------------------------------------------------------------------- */
@@ -102,8 +102,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         ona_log(ONA_LOG_ERROR, "runtime",
                 "ona_runtime_create: a desc field is out of range (threads <= %d, max_systems <= "
                 "%d, mailbox_capacity <= %u, policy, video, vsync and window size valid, fixed_dt "
-                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64}, not both "
-                "record_path and replay_path)",
+                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64}, "
+                "seed < 2^53, not both record_path and replay_path)",
                 ONA_MAX_THREADS, ONA_MAX_SYSTEMS, ONA_MAX_MAILBOX_CAPACITY);
         return ONA_EINVAL;
     }
@@ -143,6 +143,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->fixed_dt = desc.fixed_dt;
     svc->max_fps = desc.max_fps;
     svc->fixed_step_default = desc.fixed_step_default;
+    svc->seed = desc.seed;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
     if (rc == 0) {
@@ -186,7 +187,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
 #else
         ona_log(ONA_LOG_INFO, "runtime",
                 "LuaJIT: %s, without CHECKHOOK (the turn budget cannot stop a JIT-compiled loop, "
-                "only report it)",
+                "only report it) and seeded from the OS (the order of pairs() over string keys "
+                "changes from run to run)",
                 ONA_LUAJIT_DESC);
 #endif
     }
@@ -214,8 +216,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__assets_init(&svc->assets, svc->roots, svc->root_count, svc->hot);
         svc->assets_ready = rc == 0;
         if (rc == 0)
-            ona__assets_set_builtin_kinds(&svc->assets, &svc->video.textures, &svc->audio,
-                                          svc->video.fonts, &svc->video);
+            ona__assets_set_builtin_kinds(&svc->assets, &svc->video, &svc->audio);
     }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
@@ -368,6 +369,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__scheduler_run_frame(core);
     ona__signals_turns(rt, false);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
+    ona__assets_upload(&rt->services.assets); /* the frame's loads to the GPU, before its draw */
     ona__video_present(&rt->services.video, &overlay);
     ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
     int replayed = ona__record_frame(&rt->record, core, dt, rt->services.video.events,
@@ -470,7 +472,13 @@ int ona_runtime_screenshot(ona_runtime *rt, const char *path) {
 int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out) {
     if (!rt || !path || !out)
         return ONA_EINVAL;
-    return ona__services_texture_load(&rt->services, path, "gfx", out);
+    return ona__services_texture_load(&rt->services, path, "gfx", ONA__ASSET_RUNTIME, out);
+}
+
+int ona_runtime_texture_release(ona_runtime *rt, ona_texture texture) {
+    if (!rt)
+        return ONA_EINVAL;
+    return ona__services_texture_release(&rt->services, texture, ONA__ASSET_RUNTIME);
 }
 
 int ona_runtime_reload(ona_runtime *rt, const char *path) {
@@ -521,7 +529,13 @@ int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out) {
     out->id = rt->services.audio.sounds.placeholder.id;
     if (!path)
         return ONA_EINVAL;
-    return ona__services_sound_load(&rt->services, path, "audio", out);
+    return ona__services_sound_load(&rt->services, path, "audio", ONA__ASSET_RUNTIME, out);
+}
+
+int ona_runtime_sound_release(ona_runtime *rt, ona_sound sound) {
+    if (!rt)
+        return ONA_EINVAL;
+    return ona__services_sound_release(&rt->services, sound, ONA__ASSET_RUNTIME);
 }
 
 /* --- Recordings ------------------------------------------------------------------------------ */

@@ -46,7 +46,7 @@ int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out)
 int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out) {
     if (!rt || !path || !*path || !out)
         return ONA_EINVAL;
-    return ona__services_shader_load(&rt->services, path, out);
+    return ona__services_shader_load(&rt->services, path, ONA__ASSET_RUNTIME, out);
 }
 
 int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, ona_font *out) {
@@ -55,7 +55,7 @@ int ona_runtime_font_load(ona_runtime *rt, const char *path, int size, ona_font 
     if (!rt || !out || !rt->services.video_ready)
         return ONA_EINVAL;
     /* The embedder's path is opened as given, not searched under the script roots. */
-    return ona__services_font_load(&rt->services, path, size, "text", out);
+    return ona__services_font_load(&rt->services, path, size, "text", ONA__ASSET_RUNTIME, out);
 }
 
 int ona_font_measure(ona_runtime *rt, ona_font font, const char *text, size_t length,

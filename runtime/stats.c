@@ -32,6 +32,12 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     for (uint32_t i = 0; i < rt->core.thread_count; i++)
         out->steals += rt->core.workers[i].steals;
     out->deadlocks = rt->core.deadlocks;
+    if (rt->services.assets_ready)
+        out->assets = ona__assets_count(&rt->services.assets);
+    if (rt->services.video_ready)
+        out->textures = ona__textures_live(&rt->services.video.textures);
+    if (rt->services.audio_ready)
+        out->sounds = ona__sounds_live(&rt->services.audio.sounds);
 }
 
 int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
@@ -64,7 +70,7 @@ static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *ou
     ona__mailbox_stats_get(sys->mailbox, &ms);
     out->mailbox_size =
         sys->core->desc.immediate ? ona__mailbox_size(sys->mailbox) : ona__delivery_backlog(sys);
-    out->order_place = sys->order_index == ONA__ORDER_NONE ? 0 : sys->order_index + 1;
+    out->order_place = sys->order_place;
     out->order_wait_ns = sys->order_wait_ns;
     out->mailbox_capacity = ms.capacity;
     out->mailbox_high_water = ms.high_water;

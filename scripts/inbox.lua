@@ -1,17 +1,25 @@
 -- ona.inbox: the frame-stamped message protocol, which makes a seeded game with scripted input
--- replay exactly, whatever the threads do. Shipped inside the runtime (scripts/inbox.lua, embedded
--- like the prelude): `local inbox = require("ona.inbox")`.
+-- replay exactly, whatever the threads do, when messages are delivered immediately. Shipped
+-- inside the runtime (scripts/inbox.lua, embedded like the prelude):
+-- `local inbox = require("ona.inbox")`.
+--
+-- Under ordered delivery (the default) it is unnecessary: what a system receives in a turn is
+-- already the same on any thread count, and along the declared order (`after`) it arrives in
+-- the frame it was sent, where this module holds every message to the next frame. It is kept for
+-- games run with immediate delivery (`--delivery immediate`, ona_runtime_desc.delivery) and for
+-- games written before delivery was ordered; it works the same under both.
 --
 -- Every message a game system sends goes through inbox.send, which adds the frame it was sent
 -- in. Every system reads its mailbox once a turn, first thing, with inbox.dispatch, and handles
 -- exactly the messages sent in earlier frames: one sent this frame is kept for the next turn.
 -- So each frame reads what the frames before it sent, never what this frame is sending, however
--- the turns interleave. (Reading until ona.receive returns nil is not enough on its own: with
--- several threads the runtime hands out the quiescence nils one system at a time, and a system
--- already released can send to one still waiting, which then reads that message a frame early.)
--- Messages from different senders arrive in any order, so the batch is sorted by sender handle
--- (handles follow the spawn order, the same in every run), keeping each sender's own order.
--- Each system has its own Lua state, so each has its own copy of this module and its state.
+-- the turns interleave. (Under immediate delivery, reading until ona.receive returns nil is not
+-- enough on its own: with several threads the runtime hands out the quiescence nils one system
+-- at a time, and a system already released can send to one still waiting, which then reads that
+-- message a frame early.) Messages from different senders may arrive in any order, so the batch
+-- is sorted by sender handle (handles follow the spawn order, the same in every run), keeping
+-- each sender's own order. Each system has its own Lua state, so each has its own copy of this
+-- module and its state.
 local M = {}
 
 local select, unpack, sort, type = select, unpack, table.sort, type

@@ -5,8 +5,9 @@
  * pcall, a coroutine of the script's, and a send resumed after it waited), and its log names
  * nothing of the prelude or of the raw functions it wraps; error values that are not strings
  * are described (their __tostring, run under the turn budget, or their type); systems that have
- * stopped or ended are named, not numbered. The Lua side is in tests/lua/errors/: each case is
- * on a line marked "[case]", which this file looks up, so the scripts can change freely.
+ * stopped or ended are named, not numbered; a send from a __gc finalizer is refused. The Lua side
+ * is in tests/lua/errors/: each case is on a line marked "[case]", which this file looks up, so the
+ * scripts can change freely.
  */
 #include "test_support.h"
 
@@ -382,6 +383,77 @@ START_TEST(test_errors_runaway_tostring_is_interrupted) {
 }
 END_TEST
 
+/* --- Finalizers do not send ------------------------------------------------------------------ */
+
+#ifndef ONA_LUAJIT_FIXED_SEED
+#error "ONA_LUAJIT_FIXED_SEED is a compile definition of the build (cmake/luajit.cmake)"
+#endif
+#if ONA_LUAJIT_FIXED_SEED /* the bundled LuaJIT says when a finalizer runs; the system's cannot */
+static const char FINALIZER_REFUSED[] =
+    "refused in a __gc finalizer: finalizers run wherever the collector calls them (or when the "
+    "system closes), not at a point of the game's order; send before the object is dropped";
+
+/* Number of collected messages equal to `text` (as far as the collector keeps a text). */
+static int collected_count(const char *text) {
+    int n = 0;
+    size_t keep = sizeof coll->items[0].text - 1;
+    for (int i = 0; i < coll->count; i++)
+        n += coll->items[i].type == ONA_VALUE_STRING &&
+             strncmp(coll->items[i].text, text, keep) == 0;
+    return n;
+}
+
+/* ona.try_send and ona.send (its FFI fast path too) raise in a finalizer, naming the line; at
+ * the state's close, where LuaJIT swallows a finalizer's error, the refusal is logged; nothing
+ * a finalizer tried to send arrives. */
+START_TEST(test_errors_finalizer_send_is_refused) {
+    ona_runtime *rt = make_runtime(0);
+    ona_system report = spawn_collector(rt);
+    ona_system sys =
+        spawn_lua(rt, "errors/finalizer.lua", "finalizer", report, "", 0, ONA_POLICY_STOP);
+    step(rt, 3);
+    ck_assert_int_eq(coll->count, 2);
+    static const struct {
+        const char *mark, *fn;
+    } sent[] = {{"try_send", "ona.try_send"}, {"fast", "ona.send"}};
+    for (int i = 0; i < 2; i++) {
+        char want[512];
+        snprintf(want, sizeof want, "%s/tests/lua/errors/finalizer.lua:%d: %s: %s", ONA_SOURCE_DIR,
+                 marked_line("errors/finalizer.lua", sent[i].mark), sent[i].fn, FINALIZER_REFUSED);
+        ck_assert_msg(collected_count(want) == 1, "expected \"%s\" once; got \"%s\"", want,
+                      coll->count > i ? coll->items[i].text : "");
+    }
+    ck_assert_int_eq(ona_runtime_kill(rt, sys), 0);
+    step(rt, 2);
+    char want[512];
+    snprintf(want, sizeof want,
+             "error: finalizer: %s/tests/lua/errors/finalizer.lua:%d: ona.send: %s", ONA_SOURCE_DIR,
+             marked_line("errors/finalizer.lua", "close"), FINALIZER_REFUSED);
+    ck_assert_msg(captured_logs_contain(want), "expected \"%s\" in the log:\n%s", want,
+                  captured_logs_text());
+    ck_assert_int_eq(coll->count, 2);
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+END_TEST
+
+/* Unprotected, the refusal fails the system at the finalizer's line. */
+START_TEST(test_errors_finalizer_send_fails_the_system) {
+    ona_runtime *rt = make_runtime(0);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "errors/finalizer.lua", "misuse", report, "raise=true", 0, ONA_POLICY_STOP);
+    step(rt, 3);
+    char expect[300];
+    snprintf(expect, sizeof expect, "ona.send: %s", FINALIZER_REFUSED);
+    assert_reported("errors/finalizer.lua", "raise", expect, false);
+    assert_stopped("misuse");
+    ck_assert_int_eq(collected_count("raised"), 0);
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+END_TEST
+#endif
+
 int main(void) {
     Suite *s = suite_create("errors_lua");
     TCase *tc = tcase_create("misuse");
@@ -397,6 +469,10 @@ int main(void) {
     tcase_add_test(named, test_errors_kill_of_ended_system_names_it);
     tcase_add_test(named, test_errors_send_to_killed_system_names_it);
     tcase_add_test(named, test_errors_send_failed_after_waiting_names_line_and_receiver);
+#if ONA_LUAJIT_FIXED_SEED
+    tcase_add_test(named, test_errors_finalizer_send_is_refused);
+    tcase_add_test(named, test_errors_finalizer_send_fails_the_system);
+#endif
     suite_add_tcase(s, named);
     TCase *values_tc = tcase_create("values");
     tcase_add_checked_fixture(values_tc, setup, teardown);

@@ -3,7 +3,8 @@
  * Messages). Two senders stamp a message a frame with inbox.send; the receiver handles them with
  * inbox.dispatch and reports each (tests/lua/inbox/). Every stamped message is handled exactly
  * one frame after it was sent, a frame's batch is in sender spawn order, an unstamped message is
- * handled at once, and the handled sequence is the same on 1 and 4 threads.
+ * handled at once, and the handled sequence is the same on 1 and 4 threads, and under immediate
+ * delivery (which the module is kept for; ordered delivery, the default, makes it unnecessary).
  */
 #include "test_support.h"
 
@@ -28,10 +29,10 @@ typedef struct handled {
     int index, sent, at;
 } handled;
 
-/* Runs the receiver and two senders for FRAMES frames on `threads` threads; fills `out` (in the
- * order handled) and returns the count. */
-static int run(uint32_t threads, handled *out, int max) {
-    ona_runtime_desc desc = {.threads = threads, .script_roots = roots};
+/* Runs the receiver and two senders for FRAMES frames on `threads` threads with `delivery`; fills
+ * `out` (in the order handled) and returns the count. */
+static int run_with(uint32_t threads, ona_delivery delivery, handled *out, int max) {
+    ona_runtime_desc desc = {.threads = threads, .delivery = delivery, .script_roots = roots};
     ona_runtime *rt = create_runtime(&desc);
     ona_system report = spawn_collector(rt);
     ona_system none = {0};
@@ -84,6 +85,10 @@ static int check(const handled *all, int n, handled *ticks) {
     return count;
 }
 
+static int run(uint32_t threads, handled *out, int max) {
+    return run_with(threads, ONA_DELIVERY_ORDERED, out, max);
+}
+
 START_TEST(test_inbox_handles_a_frame_later_in_spawn_order) {
     handled all[64] = {0}, ticks[64] = {0};
     check(all, run(1, all, 64), ticks);
@@ -99,12 +104,25 @@ START_TEST(test_inbox_same_on_1_and_4_threads) {
 }
 END_TEST
 
+/* The module is kept for games run with immediate delivery: there it handles the same messages
+ * in the same frames and order as under ordered delivery, on 1 and 4 threads. */
+START_TEST(test_inbox_same_under_immediate_delivery) {
+    handled all[64] = {0}, ordered[64] = {0}, one[64] = {0}, four[64] = {0};
+    int n = check(all, run(1, all, 64), ordered);
+    ck_assert_int_eq(check(all, run_with(1, ONA_DELIVERY_IMMEDIATE, all, 64), one), n);
+    ck_assert_int_eq(check(all, run_with(4, ONA_DELIVERY_IMMEDIATE, all, 64), four), n);
+    ck_assert_mem_eq(ordered, one, sizeof one[0] * (size_t)n);
+    ck_assert_mem_eq(ordered, four, sizeof four[0] * (size_t)n);
+}
+END_TEST
+
 static Suite *inbox_suite(void) {
     Suite *s = suite_create("inbox");
     TCase *tc = tcase_create("inbox");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_inbox_handles_a_frame_later_in_spawn_order);
     tcase_add_test(tc, test_inbox_same_on_1_and_4_threads);
+    tcase_add_test(tc, test_inbox_same_under_immediate_delivery);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,8 +5,11 @@
  * ("score", score, frame) from the score system and ("mode", mode, wave, lives, frame) from the
  * game system. Checks that the game plays without an error, scores, replays exactly from the
  * same seed and input (on 1 and 2 threads), ends and restarts, plays itself with autoplay=1,
- * quits on escape, draws, and saves a new high score where the next game loads it. Saves go to a
- * scratch folder (never the user's), and sound to SDL's dummy driver.
+ * quits on escape, draws the same picture on 1, 2 and 4 threads under ordered delivery with no
+ * script using ona.inbox, and saves a new high score where the next game loads it; with
+ * latency=1 (reports of what each system saw and did) it measures how many frames each chain
+ * takes along main.lua's declared order. Saves go to a scratch folder (never the user's), and
+ * sound to SDL's dummy driver.
  */
 #include "test_support.h"
 
@@ -36,6 +39,7 @@ static void teardown(void) {
 
 static ona_runtime *make_runtime(uint32_t threads, ona_video video, int width, int height) {
     ona_runtime_desc desc = {.threads = threads,
+                             .delivery = ONA_DELIVERY_ORDERED,
                              .script_roots = roots,
                              .video = video,
                              .save_dir = save_dir,
@@ -223,6 +227,84 @@ START_TEST(test_invaders_same_seed_and_input_replay_the_same_game) {
 }
 END_TEST
 
+/* The frame of the first report ("what", [value,] frame) at or after the report `since`, whose
+ * value (when it has one) is not 0; -1 when there is none. */
+static double first_report(const char *what, bool valued, double since) {
+    int width = valued ? 3 : 2;
+    for (int i = 0; i + width - 1 < coll->count; i++) {
+        const item *it = &coll->items[i];
+        if (it->type != ONA_VALUE_STRING || strcmp(it->text, what) != 0)
+            continue;
+        double frame = coll->items[i + width - 1].number;
+        if (frame >= since && (!valued || coll->items[i + 1].number != 0))
+            return frame;
+    }
+    return -1;
+}
+
+/* The frame of the laser's report ("laser", y, frame) at the height collisions tested it at in
+ * its first hit ("kill", y, frame); -1 when there is none. */
+static double hit_frame(void) {
+    for (int i = 0; i + 2 < coll->count; i++) {
+        const item *it = &coll->items[i];
+        if (it->type != ONA_VALUE_STRING || strcmp(it->text, "kill") != 0)
+            continue;
+        for (int k = 0; k + 2 < coll->count; k++)
+            if (coll->items[k].type == ONA_VALUE_STRING &&
+                strcmp(coll->items[k].text, "laser") == 0 &&
+                coll->items[k + 1].number == it[1].number)
+                return coll->items[k + 2].number;
+        return -1;
+    }
+    return -1;
+}
+
+/* How many frames each chain takes, measured with latency=1 (bullets, player, collisions,
+ * invaders and ui report what they saw or did, with the frame). Along the declared order a key
+ * moves the cannon and fires in the frame it is pressed, and a hit is found, scored and printed
+ * in the frame the laser reaches the invader; the one hop against the order (collisions tells
+ * invaders which one it hit) lands a frame later. The frames are printed for the README. */
+START_TEST(test_invaders_effects_land_in_the_frame_along_the_order) {
+    ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=1 latency=1");
+    enum { right_at = 10, fire_at = 30 };
+    int frame = 0;
+    while (frame < 900 && first_report("kill", true, 0) < 0) {
+        frame++;
+        if (frame == right_at)
+            push_key(rt, ONA_EVENT_KEY_DOWN, "right");
+        if (frame == right_at + 10)
+            push_key(rt, ONA_EVENT_KEY_UP, "right");
+        if (frame >= fire_at && frame % 12 == fire_at % 12)
+            push_key(rt, ONA_EVENT_KEY_DOWN, "space");
+        if (frame > fire_at && frame % 12 == (fire_at + 1) % 12)
+            push_key(rt, ONA_EVENT_KEY_UP, "space");
+        step(rt);
+    }
+    for (int f = 0; f < 4; f++)
+        step(rt); /* the last reports reach the collector */
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+    double hit = hit_frame();
+    ck_assert_msg(hit > 0, "no hit in %d frames", frame);
+    double move = first_report("move", true, 0) - right_at;
+    double shot = first_report("shot", false, 0) - fire_at;
+    double found = first_report("kill", true, 0) - hit;
+    double scored = first_report("score", true, hit) - hit;
+    double shown = first_report("shown", true, hit) - hit;
+    double gone = first_report("boom", false, hit) - hit;
+    fprintf(stderr,
+            "invaders latency (frames): key -> cannon moves %g, key -> laser drawn %g; laser "
+            "reaches an invader -> hit found %g, scored %g, score printed %g, invader gone %g\n",
+            move, shot, found, scored, shown, gone);
+    ck_assert_double_eq(move, 0);
+    ck_assert_double_eq(shot, 0);
+    ck_assert_double_eq(found, 0);
+    ck_assert_double_eq(scored, 0);
+    ck_assert_double_eq(shown, 0);
+    ck_assert_double_eq(gone, 1);
+}
+END_TEST
+
 START_TEST(test_invaders_autoplay_scores_without_errors) {
     ona_runtime *rt = start_game(2, ONA_VIDEO_NONE, "seed=11 autoplay=1");
     for (int f = 0; f < 600; f++)
@@ -362,6 +444,38 @@ START_TEST(test_invaders_draws_offscreen) {
 }
 END_TEST
 
+/* The score reported in each scripted_picture run, by thread count. */
+static double picture_score[5];
+
+/* Plays the scripted input for 300 frames on `threads` threads and returns the last frame's
+ * pixels (320 x 240 RGBA); keeps the last score reported in picture_score[threads]. */
+static uint8_t *scripted_picture(uint32_t threads) {
+    enum { frames = 300 };
+    ona_runtime *rt = start_game(threads, ONA_VIDEO_OFFSCREEN, "seed=6");
+    play_scripted(rt, frames - 1);
+    script_frame(rt, frames);
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/ona-invaders-%ld-%u.png", (long)getpid(), threads);
+    uint8_t *px = shoot_frames(rt, 1, 1.0 / 60, path, 320, 240);
+    assert_clean(rt);
+    ona_runtime_destroy(rt);
+    picture_score[threads] = read_reports().last_score;
+    collector_free();
+    return px;
+}
+
+/* The game replays the same picture on 1, 2 and 4 threads with plain messages: the runtime's
+ * ordered delivery and main.lua's `after` are all it takes (no script uses ona.inbox). */
+START_TEST(test_invaders_draws_the_same_on_1_2_and_4_threads) {
+    assert_scripts_without(ONA_SOURCE_DIR "/samples/invaders", "require(\"ona.inbox\")");
+    uint8_t *one = assert_same_on_1_2_and_4_threads(scripted_picture, 320u * 240u * 4u);
+    ck_assert_msg(picture_score[1] > 0, "nothing scored");
+    ck_assert_double_eq(picture_score[1], picture_score[2]);
+    ck_assert_double_eq(picture_score[1], picture_score[4]);
+    stbi_image_free(one);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("invaders");
     TCase *tc = tcase_create("game");
@@ -369,6 +483,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_invaders_scripted_input_plays_and_scores_without_errors);
     tcase_add_test(tc, test_invaders_same_seed_and_input_replay_the_same_game);
+    tcase_add_test(tc, test_invaders_effects_land_in_the_frame_along_the_order);
     tcase_add_test(tc, test_invaders_autoplay_scores_without_errors);
     tcase_add_test(tc, test_invaders_game_over_then_restart);
     tcase_add_test(tc, test_invaders_saves_the_high_score);
@@ -377,6 +492,7 @@ int main(void) {
     tcase_set_timeout(gl, 120);
     tcase_add_checked_fixture(gl, setup, teardown);
     tcase_add_test(gl, test_invaders_draws_offscreen);
+    tcase_add_test(gl, test_invaders_draws_the_same_on_1_2_and_4_threads);
     suite_add_tcase(s, gl);
     return run_suite(s);
 }

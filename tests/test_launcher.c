@@ -1,7 +1,8 @@
 /*
  * test_launcher.c: the `ona` launcher, run as a program (posix_spawn, its stdout and stderr
  * captured in files): --version, --help, bad options, the key=value limit, path limits, and a
- * screenshot that cannot be written; and ona/about.h, which --version prints.
+ * screenshot that cannot be written; --max-systems; runs that repeat (the same pairs() order and
+ * random numbers in two processes); and ona/about.h, which --version prints.
  *
  * The launcher's path comes from CMake (ONA_LAUNCHER_PATH); games are samples/pingpong and small
  * folders written to a fresh temporary directory per test. Runs that need video use --headless,
@@ -56,11 +57,17 @@ static void write_file(const char *name, const char *text) {
     ck_assert_int_eq(fclose(f), 0);
 }
 
+/* Makes the folder tmp/<name> and returns its path (static: one game folder at a time). */
+static const char *make_game_dir(const char *name) {
+    static char game[128];
+    snprintf(game, sizeof game, "%s/%s", tmp, name);
+    ck_assert_int_eq(mkdir(game, 0755), 0);
+    return game;
+}
+
 /* Writes the counting game to tmp/game; returns its path (static). */
 static const char *make_counting_game(void) {
-    static char game[128];
-    snprintf(game, sizeof game, "%s/game", tmp);
-    ck_assert_int_eq(mkdir(game, 0755), 0);
+    const char *game = make_game_dir("game");
     write_file("game/main.lua", counting_main);
     return game;
 }
@@ -206,10 +213,10 @@ START_TEST(test_launcher_help) {
         result r = run_ona((const char *[]){forms[f], NULL});
         ASSERT_EXIT(r, 0);
         ck_assert_msg(strncmp(r.out, "usage: ona ", 11) == 0, "%s:\n%s", forms[f], r.out);
-        static const char *const options[] = {"--headless", "--frames N",     "--workers N",
-                                              "--size WxH", "--vsync on|off", "--screenshot PATH",
-                                              "--stats",    "--trace PATH",   "--no-watch",
-                                              "--version",  "key=value"};
+        static const char *const options[] = {
+            "--headless",        "--frames N",      "--workers N",  "--size WxH", "--vsync on|off",
+            "--screenshot PATH", "--stats",         "--trace PATH", "--no-watch", "--version",
+            "key=value",         "--max-systems N", "--seed N"};
         for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
             ASSERT_HAS(r.out, options[i]);
         ck_assert_str_eq(r.err, "");
@@ -241,6 +248,16 @@ START_TEST(test_launcher_bad_options) {
         {{PINGPONG, "--screenshot", "x.png", NULL}, "--screenshot needs --frames N"},
         {{PINGPONG, PINGPONG, NULL}, "ona: only one game folder or script"},
         {{PINGPONG, "=5", NULL}, "ona: '=5' has no key before the '='"},
+        {{PINGPONG, "--max-systems", "0", NULL},
+         "ona: --max-systems needs a number of systems from 1 to 1048575, not '0'"},
+        {{PINGPONG, "--max-systems=1048576", NULL},
+         "ona: --max-systems needs a number of systems from 1 to 1048575, not '1048576'"},
+        {{PINGPONG, "--max-systems", "many", NULL}, "ona: --max-systems needs a number"},
+        {{PINGPONG, "--max-systems", NULL}, "ona: --max-systems needs a number"},
+        {{PINGPONG, "--seed", "-1", NULL},
+         "ona: --seed needs an integer from 0 to 9007199254740991 (2^53 - 1), not '-1'"},
+        {{PINGPONG, "--seed=9007199254740992", NULL}, "ona: --seed needs an integer"},
+        {{PINGPONG, "--seed", "1e3", NULL}, "ona: --seed needs an integer"},
         {{NULL}, "usage: ona "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -325,6 +342,150 @@ START_TEST(test_launcher_pairs_reach_main_and_too_many_are_refused) {
     tmp_remove();
 }
 END_TEST
+
+/* --- How many systems ------------------------------------------------------------------------ */
+
+/* main.lua spawns `count` idle systems (key=value), says how many it got and the first refusal. */
+static const char *make_spawning_game(void) {
+    const char *game = make_game_dir("many");
+    write_file("many/idle.lua", "return { process = function() end }\n");
+    write_file("many/main.lua",
+               "local args = ...\n"
+               "local n, why = 0, nil\n"
+               "for i = 1, args.count do\n"
+               "  local h, err = ona.spawn('idle.lua', nil, {name = 'idle' .. i})\n"
+               "  if h then n = n + 1 else why = why or err end\n"
+               "end\n"
+               "print(('spawned %d; first refusal: %s'):format(n, tostring(why)))\n"
+               "return { process = function() end }\n");
+    return game;
+}
+
+/* The refusal at max_systems names the launcher option that raises it, and that option lets
+ * 10,000 systems (besides main) exist. */
+START_TEST(test_launcher_max_systems) {
+    tmp_make();
+    const char *game = make_spawning_game();
+    /* main.lua's chunk does all the spawning: thousands of spawns outlast the default turn
+     * budget under the sanitizers. */
+    result r = run_ona((const char *[]){game, "count=4100", "--frames", "2", "--no-watch",
+                                        "--no-audio", "--turn-budget", "0", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "spawned 4095; first refusal: cannot spawn 'idle4096': max_systems (4096) "
+                      "systems exist; raise max_systems in ona_runtime_desc (the launcher's "
+                      "--max-systems)");
+    result_free(&r);
+
+    r = run_ona((const char *[]){game, "count=10001", "--max-systems", "10001", "--frames", "2",
+                                 "--no-watch", "--no-audio", "--turn-budget", "0", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "spawned 10000; first refusal: cannot spawn 'idle10001': max_systems "
+                      "(10001) systems exist");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* --- Runs that repeat ------------------------------------------------------------------------ */
+
+#ifndef ONA_LUAJIT_FIXED_SEED
+#error "ONA_LUAJIT_FIXED_SEED is a compile definition of the build (cmake/luajit.cmake)"
+#endif
+#if ONA_LUAJIT_FIXED_SEED /* the system's LuaJIT seeds its string IDs from the OS */
+
+/* Four systems each warm the JIT up (traces, so machine code is placed in memory near the VM),
+ * drop some garbage strings, then list the order pairs() visits a table of 1,000 string keys,
+ * and draw from math.random and ona.random(). */
+static const char *make_order_game(void) {
+    const char *game = make_game_dir("order");
+    write_file("order/main.lua", "for i = 1, 4 do\n"
+                                 "  assert(ona.spawn('lister.lua', nil, {name = 'lister' .. i}))\n"
+                                 "end\n"
+                                 "return { process = function() end }\n");
+    write_file("order/lister.lua",
+               "local x = 0\n"
+               "for i = 1, 100000 do x = x + i % 7 end\n"
+               "local junk = {}\n"
+               "for i = 1, 2000 do junk[i] = 'junk' .. i end\n"
+               "junk = nil\n"
+               "local t = {}\n"
+               "for i = 1, 1000 do t['key' .. i] = i end\n"
+               "local order = {}\n"
+               "for _, v in pairs(t) do order[#order + 1] = v end\n"
+               "assert(#order == 1000)\n"
+               "for i = 1, 1000, 100 do\n"
+               "  print(('order %d: %s'):format(i, table.concat(order, ',', i, i + 99)))\n"
+               "end\n"
+               "print(('random %.17g %d %.17g'):format(math.random(), math.random(1000000),\n"
+               "                                      ona.random():next()))\n"
+               "return { process = function() end }\n");
+    return game;
+}
+
+/* The lines of `text` holding `needle`, in order, joined (malloc'd). */
+static char *lines_with(const char *text, const char *needle) {
+    size_t size = strlen(text) + 1;
+    char *out = calloc(1, size);
+    ck_assert_ptr_nonnull(out);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+        if (memmem(line, n, needle, strlen(needle)))
+            strncat(out, line, n);
+        line += n;
+    }
+    return out;
+}
+
+static char *run_order_game(const char *game, const char *workers, const char *seed) {
+    result r = run_ona((const char *[]){game, "--frames", "2", "--no-watch", "--no-audio",
+                                        "--workers", workers, "--seed", seed, NULL});
+    ASSERT_EXIT(r, 0);
+    char *lines = lines_with(r.err, ": order ");
+    char *draws = lines_with(r.err, ": random ");
+    size_t size = strlen(lines) + strlen(draws) + 1;
+    char *all = malloc(size);
+    ck_assert_ptr_nonnull(all);
+    snprintf(all, size, "%s%s", lines, draws);
+    free(lines);
+    free(draws);
+    result_free(&r);
+    return all;
+}
+
+/* Two processes running one game list the same pairs() order over string keys and draw the
+ * same numbers, on one thread or on four, when the bundled LuaJIT (seeded with a fixed value)
+ * runs it; systems of different names draw different numbers; another --seed draws others. */
+START_TEST(test_launcher_runs_repeat) {
+    tmp_make();
+    const char *game = make_order_game();
+    char *one = run_order_game(game, "1", "0");
+    char *again = run_order_game(game, "1", "0");
+    char *four = run_order_game(game, "4", "0");
+    char *other_seed = run_order_game(game, "4", "12345");
+    ck_assert_msg(strstr(one, "lister4: order 901: ") && strstr(one, "lister4: random "),
+                  "the game did not report:\n%s", one);
+    ck_assert_str_eq(one, again);
+    ck_assert_str_eq(one, four);
+    char *orders = lines_with(one, ": order "), *other_orders = lines_with(other_seed, ": order ");
+    ck_assert_str_eq(orders, other_orders); /* the seed is not the strings' */
+    ck_assert_str_ne(one, other_seed);      /* but it is the numbers' */
+    char *draws = lines_with(one, ": random ");
+    /* Each system draws its own numbers: four different lines without the names. */
+    char *first = strstr(draws, "lister1: random "), *second = strstr(draws, "lister2: random ");
+    ck_assert(first && second);
+    ck_assert(strncmp(first + 16, second + 16, 20) != 0);
+    free(orders);
+    free(other_orders);
+    free(draws);
+    free(one);
+    free(again);
+    free(four);
+    free(other_seed);
+    tmp_remove();
+}
+END_TEST
+#endif
 
 /* --- Paths ----------------------------------------------------------------------------------- */
 
@@ -486,7 +647,8 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
     r = run_ona((const char *[]){"--replay", rec, game, "--headless", "--no-watch", "--no-audio",
                                  "--frames", "30", "--size", "224x256", NULL});
     ASSERT_EXIT(r, 1);
-    ASSERT_HAS(r.err, "ona: replay diverged at frame 5: 'bullets' drew");
+    /* Frame 2: the first frame whose draws the faster laser changes (autoplay fires at once). */
+    ASSERT_HAS(r.err, "ona: replay diverged at frame 2: 'bullets' drew");
     result_free(&r);
     /* Not a recording: a clear error, exit 1. */
     r = run_ona((const char *[]){"--replay", shot, "--headless", NULL});
@@ -511,11 +673,19 @@ int main(void) {
     tcase_add_test(tc, test_launcher_bad_options);
     tcase_add_test(tc, test_launcher_pairs_reach_main_and_too_many_are_refused);
     tcase_add_test(tc, test_launcher_long_paths_are_refused);
+#if ONA_LUAJIT_FIXED_SEED /* the system's LuaJIT seeds its string IDs from the OS */
+    tcase_add_test(tc, test_launcher_runs_repeat);
+#endif
     tcase_add_test(tc, test_launcher_screenshot_written);
     tcase_add_test(tc, test_launcher_screenshot_unwritable_folder);
     tcase_add_test(tc, test_launcher_screenshot_write_failure_fails_the_run);
     tcase_add_test(tc, test_launcher_screenshot_game_quit_first);
     tcase_add_test(tc, test_launcher_replay_is_identical_and_names_a_divergence);
     suite_add_tcase(s, tc);
+    /* 14,100 spawns: about a minute under TSan. */
+    TCase *many = tcase_create("many");
+    tcase_set_timeout(many, 300);
+    tcase_add_test(many, test_launcher_max_systems);
+    suite_add_tcase(s, many);
     return run_suite(s);
 }

@@ -96,7 +96,11 @@ static void chain(uint32_t threads, ona_delivery delivery) {
     ona_system c8;
     ck_assert_int_eq(ona_runtime_lookup(rt, "c8", &c8), 0);
     ck_assert_int_eq(ona_runtime_system_stats(rt, c8, &st), 0);
-    ck_assert_uint_gt(st.order_place, 0);
+    /* Places follow the chain, not the spawn order (c8 was spawned first). */
+    ck_assert_uint_eq(st.order_place, 8);
+    ck_assert_int_eq(ona_runtime_lookup(rt, "c1", &c8), 0);
+    ck_assert_int_eq(ona_runtime_system_stats(rt, c8, &st), 0);
+    ck_assert_uint_eq(st.order_place, 1);
     ona_runtime_destroy(rt);
     collector_free();
 }

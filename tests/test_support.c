@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -304,6 +305,44 @@ void assert_game_clean(ona_runtime *rt, uint32_t systems) {
                       st.errors, st.restarts, log);
         ck_assert_msg(st.status == ONA_SYSTEM_RUNNING, "%s is not running\n%s", st.name, log);
     }
+}
+
+uint8_t *assert_same_on_1_2_and_4_threads(uint8_t *(*render)(uint32_t threads), size_t bytes) {
+    uint8_t *one = render(1), *two = render(2), *four = render(4);
+    long differ2 = 0, differ4 = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        differ2 += one[i] != two[i];
+        differ4 += one[i] != four[i];
+    }
+    ck_assert_msg(differ2 == 0 && differ4 == 0,
+                  "bytes that differ from 1 thread: %ld on 2 threads, %ld on 4", differ2, differ4);
+    stbi_image_free(two);
+    stbi_image_free(four);
+    return one;
+}
+
+void assert_scripts_without(const char *dir, const char *text) {
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int scripts = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        ck_assert_msg(f != NULL, "cannot open %s", path);
+        static char source[1 << 16];
+        size_t n = fread(source, 1, sizeof source - 1, f);
+        ck_assert_msg(feof(f), "%s is larger than %zu bytes", path, sizeof source - 1);
+        fclose(f);
+        source[n] = 0;
+        ck_assert_msg(strstr(source, text) == NULL, "%s has %s", path, text);
+        scripts++;
+    }
+    closedir(d);
+    ck_assert_msg(scripts > 0, "no scripts in %s", dir);
 }
 
 /* --- Runtimes and pictures ------------------------------------------------------------------ */

@@ -97,6 +97,14 @@ void wav_write(const char *path, uint32_t rate, uint16_t channels, uint32_t fram
  * exist, each running, with no error and no restart. */
 void assert_game_clean(ona_runtime *rt, uint32_t systems);
 
+/* Renders with render(threads) on 1, 2 and 4 threads and fails the test unless the three
+ * pictures (`bytes` bytes each) are byte-identical. Returns the 1-thread picture (free with
+ * stbi_image_free). */
+uint8_t *assert_same_on_1_2_and_4_threads(uint8_t *(*render)(uint32_t threads), size_t bytes);
+
+/* Fails the test when a script (*.lua) in the folder `dir` contains `text`, or there is none. */
+void assert_scripts_without(const char *dir, const char *text);
+
 /* --- Runtimes and pictures -------------------------------------------------------------------
  * Rendering is tested for real (offscreen SDL + llvmpipe): a frame's screenshot is read back and
  * compared with a small golden image, tests/golden/<name>.png, with a tolerance. */

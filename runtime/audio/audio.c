@@ -24,6 +24,7 @@
 #include "common.h"
 
 #include <SDL.h>
+#include <stdio.h>
 
 int ona__audio_init(ona__audio *a, bool disabled, uint32_t threads, uint32_t slots) {
     memset(a, 0, sizeof *a);
@@ -186,8 +187,13 @@ void ona__audio_frame(ona__audio *a) {
             }
             c->pcm = last_pcm;
         }
-        if (c->op == ONA__AUDIO_MUSIC)
+        if (c->op == ONA__AUDIO_MUSIC) {
             c->stream = ona__music_open(c->path_ptr, c->loop);
+            snprintf(a->music_path, sizeof a->music_path, "%s", c->path_ptr);
+            a->music_loop = c->loop;
+        }
+        if (c->op == ONA__AUDIO_MUSIC_STOP)
+            a->music_path[0] = '\0';
     }
     ona__stream *retired[ONA__MIX_RETIRED];
     SDL_LockAudioDevice(a->device);
@@ -217,6 +223,46 @@ int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path) {
         SDL_UnlockAudioDevice(a->device);
     ona__pcm_free(old);
     return 0;
+}
+
+int ona__audio_music_reload(ona__audio *a, const char *path) {
+    if (!a->open || strcmp(a->music_path, path) != 0)
+        return 0; /* not the music playing now: the next play opens the new file */
+    ona__stream *fresh = ona__music_open(path, a->music_loop);
+    if (!fresh)
+        return ONA_EFORMAT; /* logged; the old stream plays on */
+    SDL_LockAudioDevice(a->device);
+    ona__stream *old = ona__mixer_music_swap(&a->mixer, fresh);
+    SDL_UnlockAudioDevice(a->device);
+    if (old)
+        old->close(old);
+    a->music_restarts++;
+    ona_log(ONA_LOG_INFO, "audio", "music %s: restarted from the new file", path);
+    return 0;
+}
+
+int ona__audio_unload(ona__audio *a, ona_sound sound) {
+    ona__pcm *old = ona__sounds_unload(&a->sounds, sound.id);
+    if (!old)
+        return ONA_ESTALE;
+    /* The voices still playing it stop: the placeholder has no frames (ona__mixer_replace). */
+    const ona__pcm *silent = ona__sounds_pcm(&a->sounds, a->sounds.placeholder.id);
+    if (a->open)
+        SDL_LockAudioDevice(a->device);
+    ona__mixer_replace(&a->mixer, old, silent);
+    if (a->open)
+        SDL_UnlockAudioDevice(a->device);
+    ona__pcm_free(old);
+    return 0;
+}
+
+bool ona__audio_music_streaming(ona__audio *a) {
+    if (!a->open)
+        return false;
+    SDL_LockAudioDevice(a->device);
+    bool streaming = a->mixer.music.stream != NULL;
+    SDL_UnlockAudioDevice(a->device);
+    return streaming;
 }
 
 uint64_t ona__audio_frames_mixed(ona__audio *a) {

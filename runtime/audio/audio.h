@@ -40,6 +40,11 @@ typedef struct ona__audio {
      * (the list's commands take effect from that frame of the output on) and lists applied. */
     uint64_t handoff_frame;
     uint64_t handoffs;
+    /* Main: the file of the music started last (its MUSIC command; "" after a stop), its loop
+     * flag, and how many times a change of that file restarted it. */
+    char music_path[4096];
+    bool music_loop;
+    uint64_t music_restarts;
 } ona__audio;
 
 /* `threads`: queues; `slots`: the registry's capacity (max_systems). Errors: ONA_ENOMEM. */
@@ -66,6 +71,20 @@ void ona__audio_frame(ona__audio *a);
  * the voices that play it. Returns ONA_ESTALE for a stale handle or the shared placeholder, or
  * the decode error (logged; the old sound stays). */
 int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path);
+
+/* Main, at the frame boundary: the music file `path` changed (or appeared). When it is the music
+ * playing now, it restarts from the new file's beginning at its volume (a fade in progress goes
+ * on); otherwise nothing changes (its next play opens the new file). 0, or ONA_EFORMAT when the
+ * new file cannot be opened (logged; the old stream plays on). */
+int ona__audio_music_reload(ona__audio *a, const char *path);
+
+/* Main, at the frame boundary: frees `sound` (its handle is stale from then on); voices still
+ * playing it stop. ONA_ESTALE for a stale handle or the shared placeholder. */
+int ona__audio_unload(ona__audio *a, ona_sound sound);
+
+/* Main: whether the music playing has a stream (false: none, or silent music whose file could
+ * not be opened), under the device's lock. */
+bool ona__audio_music_streaming(ona__audio *a);
 
 /* Main: the mixer's output frame count now (under the device's lock; 0 without a device). */
 uint64_t ona__audio_frames_mixed(ona__audio *a);

@@ -302,6 +302,12 @@ void ona__mixer_replace(ona__mixer *m, const ona__pcm *old, const ona__pcm *new_
     }
 }
 
+ona__stream *ona__mixer_music_swap(ona__mixer *m, ona__stream *stream) {
+    ona__stream *old = m->music.stream;
+    m->music.stream = stream;
+    return old;
+}
+
 uint32_t ona__mixer_take_retired(ona__mixer *m, ona__stream **out, uint32_t max) {
     uint32_t n = m->retired_count < max ? m->retired_count : max;
     memcpy(out, m->retired, n * sizeof *out);

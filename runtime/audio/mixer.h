@@ -122,6 +122,9 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
 void ona__mixer_mix(ona__mixer *m, float *out, uint32_t frames);
 /* A reloaded sound: voices playing `old` play `new` from the same position (clamped). */
 void ona__mixer_replace(ona__mixer *m, const ona__pcm *old, const ona__pcm *new_pcm);
+/* Replaces the music's stream, keeping its gain and fade (a silent music, whose file could not
+ * be opened, starts); returns the old stream (NULL: none) for the caller to close. */
+ona__stream *ona__mixer_music_swap(ona__mixer *m, ona__stream *stream);
 /* Hands back the streams the mixer is done with (up to max); the caller closes them. */
 uint32_t ona__mixer_take_retired(ona__mixer *m, ona__stream **out, uint32_t max);
 /* Every stream the mixer still has (music playing and fading), taken out; for destroy. */

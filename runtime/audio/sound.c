@@ -4,9 +4,9 @@
  * Design note. A sound is decoded once, when first asked for, on the thread asking (a system's
  * turn), and converted to the mixer's format (48 kHz stereo float) with SDL's converter, so the
  * mixer never converts; WAV comes through SDL_LoadWAV_RW, OGG through stb_vorbis (libstb). The
- * registry works like the texture registry (gfx/texture.c): slots are handed out in order and
- * never reused, a handle's `id` is published with a release store and checked with an acquire
- * load, and decoding happens outside the lock. Which path has which handle is the asset
+ * registry works like the texture registry (gfx/texture.c): handles are generation-checked
+ * (core/handle.h), a slot freed by an unload (main, at the frame boundary) is reused with the
+ * next generation, and decoding happens outside the lock. Which path has which handle is the asset
  * registry's (services/assets.c), which loads each path once. A file that cannot be read or
  * decoded is logged by name and gets a silent sound of its own (0 frames), which plays as
  * nothing until a reload gives it the file's samples. A reload (main, at the frame boundary)
@@ -19,6 +19,7 @@
 #include "sound.h"
 
 #include "common.h"
+#include "handle.h"
 #include "paths.h"
 
 #include <SDL.h>
@@ -28,17 +29,8 @@
 #define STB_VORBIS_HEADER_ONLY
 #include <stb_vorbis.h>
 
-static uint32_t make_id(uint32_t index) {
-    return (1u << 16) | (index + 1); /* generation 1: slots are never reused */
-}
-
 static ona__sound *slot_of(ona__sounds *s, uint32_t id) {
-    uint32_t index = id & 0xFFFFu;
-    if (index == 0 || index > ONA__MAX_SOUNDS)
-        return NULL;
-    ona__sound *slot = &s->slots[index - 1];
-    /* acquire: pairs with the release in insert; the slot's path and pcm are complete. */
-    return atomic_load_explicit(&slot->id, memory_order_acquire) == id ? slot : NULL;
+    return ONA__HANDLE_LOOKUP(s->slots, ona__sound, ONA__MAX_SOUNDS, id);
 }
 
 void ona__pcm_free(ona__pcm *pcm) {
@@ -48,14 +40,16 @@ void ona__pcm_free(ona__pcm *pcm) {
     }
 }
 
-/* Called with the lock held; takes `pcm`. */
+/* Called with the lock held; takes `pcm`. A slot freed by ona__sounds_unload is reused first,
+ * with the next generation. */
 static int insert(ona__sounds *s, ona__pcm *pcm, ona_sound *out) {
-    if (s->used >= ONA__MAX_SOUNDS)
+    uint32_t index;
+    if (!ona__handle_take_slot(s->free_slots, &s->free_count, &s->used, ONA__MAX_SOUNDS, &index))
         return ONA_ELIMIT;
-    uint32_t index = s->used++;
     ona__sound *slot = &s->slots[index];
+    slot->generation = ona__handle_next_generation(slot->generation);
     slot->pcm = pcm;
-    out->id = make_id(index);
+    out->id = ona__handle_make(index, slot->generation);
     /* release: readers that see the id see the fields above. */
     atomic_store_explicit(&slot->id, out->id, memory_order_release);
     return 0;
@@ -270,6 +264,27 @@ const ona__pcm *ona__sounds_pcm(ona__sounds *s, uint32_t id) {
     const ona__pcm *pcm = slot->pcm;
     uv_mutex_unlock(&s->lock);
     return pcm;
+}
+
+ona__pcm *ona__sounds_unload(ona__sounds *s, uint32_t id) {
+    ona__sound *slot = slot_of(s, id);
+    if (!slot || id == s->placeholder.id)
+        return NULL;
+    uv_mutex_lock(&s->lock);
+    /* release: the frame's start orders this before any turn that could look the id up. */
+    atomic_store_explicit(&slot->id, 0, memory_order_release);
+    ona__pcm *old = slot->pcm;
+    slot->pcm = NULL;
+    s->free_slots[s->free_count++] = (uint32_t)(slot - s->slots);
+    uv_mutex_unlock(&s->lock);
+    return old;
+}
+
+uint32_t ona__sounds_live(ona__sounds *s) {
+    uv_mutex_lock(&s->lock);
+    uint32_t n = s->used - s->free_count;
+    uv_mutex_unlock(&s->lock);
+    return n;
 }
 
 ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm) {

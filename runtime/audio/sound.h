@@ -16,13 +16,16 @@
 
 typedef struct ona__sound {
     _Atomic uint32_t id; /* the live handle, or 0 */
-    ona__pcm *pcm;       /* replaced by main only (reload), under the lock */
+    uint16_t generation;
+    ona__pcm *pcm; /* replaced by main only (reload, unload), under the lock */
 } ona__sound;
 
 typedef struct ona__sounds {
     uv_mutex_t lock;
     ona__sound slots[ONA__MAX_SOUNDS];
-    uint32_t used;
+    uint32_t used;                        /* slots handed out so far (high-water mark) */
+    uint32_t free_slots[ONA__MAX_SOUNDS]; /* slots below `used` freed by unload, reused first */
+    uint32_t free_count;
     ona_sound placeholder; /* silent: 0 frames */
 } ona__sounds;
 
@@ -39,6 +42,13 @@ const ona__pcm *ona__sounds_pcm(ona__sounds *s, uint32_t id);
 /* Main: gives the sound `id` new samples and returns the old ones (the caller frees them with
  * ona__pcm_free once the mixer no longer plays them). */
 ona__pcm *ona__sounds_swap(ona__sounds *s, uint32_t id, ona__pcm *pcm);
+
+/* Main, at the frame boundary: retires the sound `id` (stale from then on; its slot is reused)
+ * and returns its samples for the caller to free once the mixer no longer plays them; NULL for
+ * a stale id or the shared placeholder. */
+ona__pcm *ona__sounds_unload(ona__sounds *s, uint32_t id);
+/* How many sounds are live (the placeholder included). Any thread. */
+uint32_t ona__sounds_live(ona__sounds *s);
 
 /* Decodes a WAV or OGG file into the mixer's format. Any thread. Logs the file under `who` on
  * failure: ONA_ENOENT, ONA_EIO, ONA_EFORMAT, ONA_ELIMIT, ONA_ENOMEM. */

@@ -157,6 +157,7 @@ struct ona__system {
     ona__order_ref *after;
     uint32_t after_count;
     uint32_t order_index; /* among the members, ONA__ORDER_NONE outside the order */
+    uint32_t order_place; /* 1.. in a topological order of the members (statistics), 0 none */
     ona__system **order_direct;
     uint32_t order_direct_count, order_direct_cap;
     ona__system **order_succ; /* released when this one's part of the frame ends */

@@ -193,13 +193,13 @@ static int by_spawn(const void *a, const void *b) {
 static void rebuild(ona__core *core) {
     ona__order *o = &core->order;
     o->dirty = false;
-    for (uint32_t i = 0; i < o->count; i++)
-        o->members[i]->order_index = ONA__ORDER_NONE;
+    /* The old members may have ended and been freed: every live system is reset below. */
     o->count = 0;
     bool any = false;
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *s = core->systems[i];
         s->order_index = ONA__ORDER_NONE;
+        s->order_place = 0;
         s->order_direct_count = 0;
         any |= s->after_count > 0;
     }
@@ -306,6 +306,7 @@ static void rebuild(ona__core *core) {
                 bv[u / 64] |= 1ull << (u % 64);
             }
             done[i] = true;
+            v->order_place = o->count - left + 1;
             finished++;
             left--;
         }

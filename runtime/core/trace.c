@@ -114,8 +114,8 @@ void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t f
                         w, us(t, e->start_ns), (double)(e->end_ns - e->start_ns) / 1000.0,
                         (unsigned long long)core->frame, (unsigned long long)sys->id);
                 /* Its place in the declared order, and how long its predecessors kept it. */
-                if (sys->order_index != ONA__ORDER_NONE)
-                    fprintf(f, ",\"order\":%u,\"waited_us\":%.3f", sys->order_index + 1,
+                if (sys->order_place)
+                    fprintf(f, ",\"order\":%u,\"waited_us\":%.3f", sys->order_place,
                             (double)sys->order_wait_ns / 1000.0);
                 fputs("}}", f);
             } else

@@ -5,11 +5,12 @@
  *
  * Design note.
  * - A font is a file at a pixel size. Files are read once and their bytes shared by every size
- *   (stbtt_fontinfo only reads them); fonts and files are never unloaded before the runtime
- *   goes. A reload (main, between frames) replaces a file's fonts by fresh ones under the same
- *   handles and keeps the old ones allocated until then. Loading takes the registry's mutex;
- *   printing takes none. A font is published in `fonts[]` with a release store, so a thread
- *   that sees a handle sees the whole font.
+ *   (stbtt_fontinfo only reads them); fonts are not unloaded before the runtime goes. A reload
+ *   (main, between frames) replaces a file's fonts by fresh ones under the same handles; the old
+ *   fonts, their atlas pages and their file are freed later (text_retire.c), once no measure
+ *   reads a font. Loading takes
+ * the registry's mutex; printing takes none. A font is published in `fonts[]` with a release store,
+ * so a thread that sees a handle sees the whole font.
  * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
  *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then
  *   measures the glyph, claims atlas cells with an atomic counter, fills the slot's fields and
@@ -93,13 +94,13 @@ static int read_font(const char *path, font_file *file) {
     return rc;
 }
 
-static void free_font(ona__font *ft) {
+void ona__text_free_font(ona__font *ft) {
     for (int p = 0; p < MAX_PAGES; p++)
         ona__free(ft->pages[p].alpha);
     ona__free(ft);
 }
 
-static void free_file(font_file *file) {
+void ona__text_free_file(font_file *file) {
     ona__free(file->data);
     ona__free(file->path);
     ona__free(file);
@@ -173,8 +174,9 @@ static bool find_default(char *buf, size_t size) {
 ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
     if (!f || font.id == 0 || font.id > ONA__MAX_FONTS)
         return NULL;
-    /* acquire: pairs with the release in make_font; the font's fields are complete. */
-    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_acquire);
+    /* seq_cst: acquire for the release in make_font (the font's fields are complete), and part
+     * of ona__text_enter's order with a reload's stores. */
+    return atomic_load_explicit(&f->fonts[font.id - 1], memory_order_seq_cst);
 }
 
 /* A new font of `file` (NULL: the debug font) at `size`, not yet published; NULL when out of
@@ -256,6 +258,7 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
     f->textures = textures;
     for (int i = 0; i < ONA__MAX_FONTS; i++)
         atomic_init(&f->fonts[i], NULL);
+    atomic_init(&f->measuring, 0);
     *out = f;
     return 0;
 }
@@ -264,13 +267,13 @@ void ona__fonts_destroy(ona__fonts *f) {
     if (!f)
         return;
     for (uint32_t i = 0; i < f->font_count; i++) /* main, last */
-        free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
+        ona__text_free_font(atomic_load_explicit(&f->fonts[i], memory_order_relaxed));
     for (uint32_t i = 0; i < f->file_count; i++)
-        free_file(f->files[i]);
+        ona__text_free_file(f->files[i]);
     for (uint32_t i = 0; i < f->retired_fonts_count; i++)
-        free_font(f->retired_fonts[i]);
+        ona__text_free_font(f->retired_fonts[i]);
     for (uint32_t i = 0; i < f->retired_files_count; i++)
-        free_file(f->retired_files[i]);
+        ona__text_free_file(f->retired_files[i]);
     ona__free(f->retired_fonts);
     ona__free(f->retired_files);
     uv_mutex_destroy(&f->lock);
@@ -374,7 +377,7 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         rc = ONA_ENOMEM;
     if (rc) {
         for (uint32_t i = 0; i < made_count; i++)
-            free_font(made[i]);
+            ona__text_free_font(made[i]);
         if (file) {
             ona__free(file->data);
             ona__free(file);
@@ -384,8 +387,9 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         return rc;
     }
     /* Each font of the file is replaced by a fresh one under the same handle: new metrics, an
-     * empty glyph cache and new atlas pages. The old font and file stay allocated until the
-     * registry goes, so a thread still holding them (a measure) reads valid memory. */
+     * empty glyph cache and new atlas pages. The old font and file stay allocated until
+     * ona__fonts_collect sees no measure running, so a thread still holding them reads valid
+     * memory. */
     f->files[which] = file;
     f->retired_files[f->retired_files_count++] = old;
     made_count = 0;
@@ -396,16 +400,22 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
         ona__font *fresh = made[made_count++];
         fresh->handle = ft->handle;
         f->retired_fonts[f->retired_fonts_count++] = ft;
-        /* release: a thread that reads this pointer sees the fresh font's fields. */
-        atomic_store_explicit(&f->fonts[i], fresh, memory_order_release);
+        /* seq_cst: a release for the fresh font's fields, and ordered before the collector's
+         * read of the measure count (ona__text_enter). */
+        atomic_store_explicit(&f->fonts[i], fresh, memory_order_seq_cst);
     }
     uv_mutex_unlock(&f->lock);
     return 0;
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {
+    if (!f)
+        return 0;
+    ona__text_enter(f);
     ona__font *ft = ona__text_font_of(f, font);
-    return ft ? ft->line_height : 0;
+    float h = ft ? ft->line_height : 0;
+    ona__text_leave(f);
+    return h;
 }
 
 /* --- The glyph cache --------------------------------------------------------------------------*/

@@ -28,6 +28,11 @@ int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, 
  * read error (the old fonts stay). */
 int ona__fonts_reload(ona__fonts *f, const char *path);
 
+/* Main thread, after the turns (no print runs): frees the fonts, atlas pages (their textures,
+ * GL included: gfx may be NULL) and files that reloads replaced, once no measure is reading a
+ * font; otherwise they wait for a later call. */
+void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx);
+
 /* Receives the sprites of a print, in drawing order, in runs sharing one texture. Returns 0 or
  * an error, which stops the print and is returned by it. */
 typedef int (*ona__text_emit)(void *user, uint32_t texture, const ona_sprite *sprites,

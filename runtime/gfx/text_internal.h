@@ -2,8 +2,8 @@
  * text_internal.h: what the text module's files share, and nothing else sees: the font, glyph
  * and atlas page types, the font registry, and the few calls layout makes into the fonts and
  * their glyph cache. text.c owns files, fonts and the cache (and says how its atomics pair);
- * text_layout.c decodes UTF-8 and lays out, prints and measures. The rest of the runtime knows
- * the module through text.h.
+ * text_layout.c decodes UTF-8 and lays out, prints and measures; text_retire.c frees the fonts
+ * a reload replaced. The rest of the runtime knows the module through text.h.
  */
 #ifndef ONA_GFX_TEXT_INTERNAL_H
 #define ONA_GFX_TEXT_INTERNAL_H
@@ -77,6 +77,9 @@ struct ona__fonts {
     uint32_t retired_fonts_count, retired_fonts_capacity;
     font_file **retired_files;
     uint32_t retired_files_count, retired_files_capacity;
+    /* Measures reading a font now (ona__text_enter/leave): they may run on any thread at any
+     * time, so a replaced font is freed only while none runs (ona__fonts_collect). */
+    _Atomic uint32_t measuring;
 };
 
 /* What layout needs of one character. */
@@ -85,6 +88,15 @@ typedef struct ona__text_metrics {
     int index;      /* glyph index, for kerning; -1 without a font file */
     const glyph *g; /* NULL: measured without the cache */
 } ona__text_metrics;
+
+/* Frees a font (its atlas pages' buffers, not their textures) and a file. Lock held, or main. */
+void ona__text_free_font(ona__font *ft);
+void ona__text_free_file(font_file *file);
+
+/* Around a read of fonts outside a turn (a measure): the replaced fonts stay allocated until
+ * every such read that began before the replacement has left. */
+void ona__text_enter(ona__fonts *f);
+void ona__text_leave(ona__fonts *f);
 
 /* The font of a handle; NULL for 0, out of range or not made. Any thread. */
 ona__font *ona__text_font_of(ona__fonts *f, ona_font font);

@@ -264,10 +264,14 @@ int ona__text_print(ona__fonts *f, ona_font font, const char *text, size_t lengt
 
 int ona__text_measure(ona__fonts *f, ona_font font, const char *text, size_t length,
                       const ona_text_desc *desc, float *width, float *height) {
-    ona__font *ft = ona__text_font_of(f, font);
-    if (!ft)
+    if (!f)
         return ONA_ESTALE;
-    if ((!text && length) || ona__text_check_desc(desc))
-        return ONA_EINVAL;
-    return layout(f, ft, text, length, 0, 0, desc, NULL, width, height);
+    ona__text_enter(f);
+    ona__font *ft = ona__text_font_of(f, font);
+    int rc = !ft ? ONA_ESTALE
+             : (!text && length) || ona__text_check_desc(desc)
+                 ? ONA_EINVAL
+                 : layout(f, ft, text, length, 0, 0, desc, NULL, width, height);
+    ona__text_leave(f);
+    return rc;
 }

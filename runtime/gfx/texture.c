@@ -1,9 +1,12 @@
 /*
  * texture.c: the texture registry (texture.h).
  *
- * Design note. Slots are handed out in order and never reused, so a handle's slot index is
- * stable and `id` (generation << 16 | index + 1) is published once with a release store;
- * readers on any thread check it with an acquire load and then read the immutable size.
+ * Design note. Handles are generation-checked (core/handle.h): a slot's `id` is published with a
+ * release store and readers on any thread check it with an acquire load, then read the size,
+ * which only main changes, between frames. A texture loaded from a file is freed by
+ * ona__textures_unload (main, at the frame boundary, when the asset registry drops its last
+ * reference): its id is retired there, where no turn runs, and its slot is reused, with the next
+ * generation, by a later insert, so a handle kept past its unload looks up to NULL.
  * `pixels` and `gl` are written under the lock (load, upload), and read by main only. Decoding
  * happens outside the lock, so two threads loading different files do not wait for each other;
  * which file a texture came from is the asset registry's business (services/assets.c), which
@@ -17,6 +20,7 @@
 #include "texture.h"
 
 #include "common.h"
+#include "handle.h"
 #include "paths.h"
 
 #include <stb_image.h>
@@ -26,36 +30,35 @@
  * (8192x8192: 256 MB of RGBA) in all. */
 enum { MAX_SIDE = 16384, MAX_PIXELS = 8192 * 8192 };
 
-static uint32_t make_id(uint32_t index, uint16_t generation) {
-    return ((uint32_t)generation << 16) | (index + 1);
-}
-
 static ona__texture *slot_of(ona__textures *t, uint32_t id) {
-    uint32_t index = id & 0xFFFFu;
-    if (index == 0 || index > ONA__MAX_TEXTURES)
-        return NULL;
-    ona__texture *s = &t->slots[index - 1];
-    /* acquire: pairs with the release in insert; the slot's size and path are complete. */
-    return atomic_load_explicit(&s->id, memory_order_acquire) == id ? s : NULL;
+    return ONA__HANDLE_LOOKUP(t->slots, ona__texture, ONA__MAX_TEXTURES, id);
 }
 
-/* Takes ownership of `pixels` and `path`. Called with the lock held. */
+/* Takes ownership of `pixels` and `path`; `canvas` and `alpha` say what kind of texture it is
+ * (a slot's fields are set before the release store publishes its id). A slot freed by
+ * ona__textures_unload is reused first, with the next generation. Called with the lock held. */
 static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, bool placeholder,
-                  ona_texture *out) {
-    if (t->used >= ONA__MAX_TEXTURES)
+                  bool canvas, const uint8_t *alpha, ona_texture *out) {
+    uint32_t index;
+    if (!ona__handle_take_slot(t->free_slots, &t->free_count, &t->used, ONA__MAX_TEXTURES, &index))
         return ONA_ELIMIT;
-    uint32_t index = t->used++;
     ona__texture *s = &t->slots[index];
-    s->generation = 1;
+    s->generation = ona__handle_next_generation(s->generation);
     s->path = path;
     s->width = w;
     s->height = h;
     s->pixels = pixels;
     s->gl = 0;
     s->fbo = 0;
-    s->placeholder = placeholder; /* `canvas` stays as the caller set it: slots start zeroed */
-    t->pending++;
-    out->id = make_id(index, s->generation);
+    s->placeholder = placeholder;
+    s->canvas = canvas;
+    s->canvas_made = false;
+    s->alpha = alpha;
+    /* relaxed: published with the handle by the release store below. */
+    atomic_store_explicit(&s->dirty, alpha != NULL, memory_order_relaxed);
+    if (pixels || canvas)
+        t->pending++; /* an alpha texture's buffer goes up through `dirty` instead */
+    out->id = ona__handle_make(index, s->generation);
     /* release: readers that see the id see the fields above. */
     atomic_store_explicit(&s->id, out->id, memory_order_release);
     return 0;
@@ -68,7 +71,7 @@ static int create_locked(ona__textures *t, int w, int h, const uint8_t *rgba, bo
     if (!copy)
         return ONA_ENOMEM;
     memcpy(copy, rgba, bytes);
-    int rc = insert(t, NULL, w, h, copy, placeholder, out);
+    int rc = insert(t, NULL, w, h, copy, placeholder, false, NULL, out);
     if (rc)
         ona__free(copy);
     return rc;
@@ -101,7 +104,8 @@ int ona__textures_init(ona__textures *t) {
             rc = ONA_ENOMEM;
         else {
             ona__font_atlas(atlas);
-            rc = insert(t, NULL, ONA__FONT_ATLAS_W, ONA__FONT_ATLAS_H, atlas, false, &t->font);
+            rc = insert(t, NULL, ONA__FONT_ATLAS_W, ONA__FONT_ATLAS_H, atlas, false, false, NULL,
+                        &t->font);
             if (rc)
                 ona__free(atlas);
         }
@@ -190,14 +194,12 @@ int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_
     uv_mutex_lock(&t->lock);
     int made;
     if (rc == 0) {
-        made = insert(t, path_copy, w, h, pixels, false, out);
+        made = insert(t, path_copy, w, h, pixels, false, false, NULL, out);
     } else {
         /* The file's own slot, drawing the placeholder (no GL name) at its size, until a reload
          * fills it: nothing to upload yet. */
         ona__texture *ph = slot_of(t, t->placeholder.id);
-        made = insert(t, path_copy, ph->width, ph->height, NULL, true, out);
-        if (made == 0)
-            t->pending--;
+        made = insert(t, path_copy, ph->width, ph->height, NULL, true, false, NULL, out);
     }
     if (made) {
         ona__free(pixels);
@@ -233,6 +235,50 @@ int ona__textures_reload(ona__textures *t, ona_texture tex, const char *path) {
     return 0;
 }
 
+/* Frees a slot's pixels and GL texture and retires its id, for reuse. Main, at the frame boundary
+ * or after the turns (no turn can look the id up). */
+static void free_slot(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
+    uv_mutex_lock(&t->lock);
+    /* release: the next frame's start orders this before any turn that could look the id up. */
+    atomic_store_explicit(&s->id, 0, memory_order_release);
+    if (gfx && s->gl)
+        ona__gfx_texture_free(gfx, s->gl);
+    if (s->pixels)
+        t->pending--;
+    ona__free(s->pixels);
+    ona__free(s->path);
+    s->pixels = NULL;
+    s->path = NULL;
+    s->alpha = NULL;
+    s->gl = 0;
+    s->placeholder = false;
+    t->free_slots[t->free_count++] = (uint32_t)(s - t->slots);
+    uv_mutex_unlock(&t->lock);
+}
+
+int ona__textures_unload(ona__textures *t, ona__gfx *gfx, ona_texture tex) {
+    ona__texture *s = slot_of(t, tex.id);
+    if (!s || !s->path)
+        return ONA_ESTALE; /* not loaded from a file: the texture's maker keeps it */
+    free_slot(t, gfx, s);
+    return 0;
+}
+
+int ona__textures_free_alpha(ona__textures *t, ona__gfx *gfx, ona_texture tex) {
+    ona__texture *s = slot_of(t, tex.id);
+    if (!s || !s->alpha)
+        return ONA_ESTALE;
+    free_slot(t, gfx, s);
+    return 0;
+}
+
+uint32_t ona__textures_live(ona__textures *t) {
+    uv_mutex_lock(&t->lock);
+    uint32_t n = t->used - t->free_count;
+    uv_mutex_unlock(&t->lock);
+    return n;
+}
+
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
                          ona_texture *out) {
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !rgba || !out)
@@ -247,12 +293,7 @@ int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *o
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !out)
         return ONA_EINVAL;
     uv_mutex_lock(&t->lock);
-    int rc = ONA_ELIMIT;
-    if (t->used < ONA__MAX_TEXTURES) {
-        /* Marked a canvas before insert publishes the id (release), so readers see it. */
-        t->slots[t->used].canvas = true;
-        rc = insert(t, NULL, width, height, NULL, false, out);
-    }
+    int rc = insert(t, NULL, width, height, NULL, false, true, NULL, out);
     uv_mutex_unlock(&t->lock);
     return rc;
 }
@@ -347,16 +388,7 @@ int ona__textures_create_alpha(ona__textures *t, int width, int height, const ui
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !alpha || !out)
         return ONA_EINVAL;
     uv_mutex_lock(&t->lock);
-    /* Set before insert's release store publishes the handle (slots start zeroed and are never
-     * reused, so `alpha` is NULL in every other texture). */
-    if (t->used < ONA__MAX_TEXTURES) {
-        t->slots[t->used].alpha = alpha;
-        /* relaxed: published with the handle by insert's release store. */
-        atomic_store_explicit(&t->slots[t->used].dirty, true, memory_order_relaxed);
-    }
-    int rc = insert(t, NULL, width, height, NULL, false, out);
-    if (rc == 0)
-        t->pending--; /* nothing in `pixels`: the alpha path uploads it */
+    int rc = insert(t, NULL, width, height, NULL, false, false, alpha, out);
     uv_mutex_unlock(&t->lock);
     return rc;
 }

@@ -42,7 +42,9 @@ typedef struct ona__texture {
 typedef struct ona__textures {
     uv_mutex_t lock;
     ona__texture slots[ONA__MAX_TEXTURES];
-    uint32_t used;           /* slots handed out so far (slots are never reused) */
+    uint32_t used;                          /* slots handed out so far (high-water mark) */
+    uint32_t free_slots[ONA__MAX_TEXTURES]; /* slots below `used` freed by unload, reused first */
+    uint32_t free_count;
     uint32_t pending;        /* textures waiting for upload */
     ona_texture placeholder; /* made at init */
     ona_texture font;        /* the debug font atlas */
@@ -59,6 +61,15 @@ void ona__textures_free(ona__textures *t, ona__gfx *gfx);
  * placeholder (at its size) so the caller can draw something visible: the file's own, which
  * ona__textures_reload fills later, or the shared placeholder when none can be made. */
 int ona__textures_load(ona__textures *t, const char *path, const char *who, ona_texture *out);
+
+/* Main thread, at the frame boundary (no turn runs): frees a texture loaded from a file, its
+ * pixels and its GL texture (gfx may be NULL: no GL); the handle is stale from then on and its
+ * slot is reused. ONA_ESTALE for a stale handle or one not loaded from a file (their makers keep
+ * them). */
+int ona__textures_unload(ona__textures *t, ona__gfx *gfx, ona_texture tex);
+/* How many textures are live (made, loaded and not unloaded, the built-in ones included). Any
+ * thread. */
+uint32_t ona__textures_live(ona__textures *t);
 
 /* Makes a texture from RGBA8 pixels (copied). Any thread. */
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
@@ -97,6 +108,10 @@ void ona__textures_upload(ona__textures *t, ona__gfx *gfx);
  * thread (takes the registry's lock). Errors: ONA_EINVAL, ONA_ELIMIT, ONA_ENOMEM. */
 int ona__textures_create_alpha(ona__textures *t, int width, int height, const uint8_t *alpha,
                                ona_texture *out);
+/* Main thread, after the turns or at the frame boundary: frees such a texture (its GL texture;
+ * the buffer stays the maker's, who may free it once this returns). ONA_ESTALE for a stale
+ * handle or another kind of texture. */
+int ona__textures_free_alpha(ona__textures *t, ona__gfx *gfx, ona_texture tex);
 /* Marks such a texture's buffer changed: main uploads it again after this frame's turns. Any
  * thread, no lock; the buffer may only be written where main does not upload (inside turns). */
 void ona__textures_touch(ona__textures *t, ona_texture tex);

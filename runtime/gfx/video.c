@@ -4,8 +4,10 @@
  * Design note. Before the turns, main polls the window into the frame's event list (plus any
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
- * the turns, main merges the threads' render queues (render_queue.c), uploads textures that
- * systems loaded during the frame (and glyph atlas pages their prints wrote, text.c), copies the
+ * the turns, main uploads the textures systems loaded during the frame (and glyph atlas pages
+ * their prints wrote, text.c) and builds their shaders, before present (ona__textures_upload and
+ * ona__video_shaders_build, called as the asset registry's upload hooks); present merges the
+ * threads' render queues (render_queue.c), copies the
  * sorted sprites once into the renderer's mapped instance buffer, and draws one instanced draw per
  * run of sprites sharing a texture. The debug overlay (F3) is drawn last, in screen space, with the
  * built-in font.
@@ -350,8 +352,6 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
         v->list.count = 0;
         v->list.setting_count = 0;
     }
-    if (v->gfx)
-        ona__textures_upload(&v->textures, v->gfx);
     ona__video_apply_settings(v);
 
     if (v->gfx) {

@@ -132,9 +132,9 @@ void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
                             uint32_t replay_count);
 /* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
-/* Main, after the turns: applies the gamepad commands systems queued, uploads textures, merges the
- * queues, draws, the overlay (when on and `overlay` is given), screenshots, swaps; then clears the
- * queues. */
+/* Main, after the turns and the uploads (ona__textures_upload, ona__video_shaders_build): applies
+ * the gamepad commands systems queued, merges the queues, draws, the overlay (when on and `overlay`
+ * is given), screenshots, swaps; then clears the queues. */
 void ona__video_present(ona__video *v, const ona__overlay *overlay);
 /* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
@@ -161,13 +161,16 @@ void ona__video_to_screen(const ona__video *v, int32_t layer, float wx, float wy
 bool ona__video_layer_view(const ona__video *v, int32_t layer, float rect[4]);
 
 /* Registers the game fragment shader at `path` (resolved) as a new shader (which path has which
- * handle is the asset registry's, services/assets.h); main compiles it before the next frame is
- * drawn. Any thread. Errors: ONA_ELIMIT, ONA_ENOMEM. */
+ * handle is the asset registry's, services/assets.h); main compiles it (ona__video_shaders_build)
+ * before the next frame is drawn. Any thread. Errors: ONA_ELIMIT, ONA_ENOMEM. */
 int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id);
 /* Whether `id` names a loaded game shader. Any thread. */
 bool ona__video_shader_valid(const ona__video *v, uint32_t id);
 /* The path a shader was loaded from (NULL for a stale id). Any thread. */
 const char *ona__video_shader_path(ona__video *v, uint32_t id);
+/* Main, after the frame's turns and before its draw: builds every game shader loaded since the
+ * last call (a failed build logs path:line; its draws use the sprite shader). */
+void ona__video_shaders_build(ona__video *v);
 /* Main, between frames: recompiles the game shader `id` from its file; a compile error logs
  * path:line and keeps the old program. Returns ONA_ESTALE for a stale handle, ONA_EGFX when the
  * build failed. */

@@ -132,6 +132,19 @@ static int build_shader(ona__video *v, ona__shader_slot *s) {
     return 0;
 }
 
+void ona__video_shaders_build(ona__video *v) {
+    if (!v->gfx)
+        return;
+    uv_mutex_lock(&v->lock);
+    uint32_t count = v->shader_count;
+    uv_mutex_unlock(&v->lock);
+    for (uint32_t i = 0; i < count; i++) {
+        ona__shader_slot *s = shader_slot(v, i + 1);
+        if (s && !s->tried)
+            build_shader(v, s);
+    }
+}
+
 int ona__video_shader_reload(ona__video *v, uint32_t id) {
     ona__shader_slot *s = shader_slot(v, id);
     if (!s)
@@ -231,8 +244,6 @@ static uint32_t program_for(ona__video *v, uint32_t shader) {
     ona__shader_slot *s = shader ? shader_slot(v, shader) : NULL;
     if (!s)
         return 0;
-    if (!s->tried)
-        build_shader(v, s);
     if (!s->program && !s->warned) {
         s->warned = true;
         ona_log(ONA_LOG_WARN, s->path,

@@ -58,6 +58,7 @@ static void native_destroy(ona__system *sys, bool run_exit) {
     }
     ona__free(n->state);
     ona__free(n);
+    ona__services_system_ended(ona__services_of(sys), sys); /* after exit, which may use them */
 }
 
 /* The statistics report Lua heaps; a native system's state block is the embedder's. */

@@ -63,9 +63,11 @@ int ona__services_canvas(ona__services *s, int width, int height, ona_texture *o
     return ona__textures_canvas(&s->video.textures, width, height, out);
 }
 
-int ona__services_shader_load(ona__services *s, const char *path, ona_shader *out) {
+int ona__services_shader_load(ona__services *s, const char *path, uint64_t holder,
+                              ona_shader *out) {
     out->id = 0;
     if (!*path)
         return ONA_EINVAL;
-    return ona__assets_load(&s->assets, ONA__ASSET_SHADER, path, 0, "gfx", &out->id, NULL, 0);
+    return ona__assets_load(&s->assets, ONA__ASSET_SHADER, path, 0, "gfx", holder, &out->id, NULL,
+                            0);
 }

@@ -29,8 +29,9 @@ ona__setting ona__camera_setting(const ona_camera_desc *desc);
  * before the next frame is drawn). Errors: ONA_EINVAL (a size out of range), ONA_ELIMIT,
  * ONA_ENOMEM. */
 int ona__services_canvas(ona__services *s, int width, int height, ona_texture *out);
-/* A game shader from the game file `name`, watched for reloads. ONA_EINVAL for an empty name,
- * ONA_ENOENT (logged) when the file is missing; the compile errors of ona__video_shader_load. */
-int ona__services_shader_load(ona__services *s, const char *name, ona_shader *out);
+/* A game shader from the game file `name`, watched for reloads; `holder` takes a reference (see
+ * services.h: shaders are kept until the runtime goes). ONA_EINVAL for an empty name, ONA_ENOENT
+ * (logged) when the file is missing; the compile errors of ona__video_shader_load. */
+int ona__services_shader_load(ona__services *s, const char *name, uint64_t holder, ona_shader *out);
 
 #endif

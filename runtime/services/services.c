@@ -27,9 +27,14 @@ void ona__services_watch(ona__services *s, const char *path) {
         ona__hot_reload_watch(s->hot, path);
 }
 
-int ona__services_texture_load(ona__services *s, const char *path, const char *who,
+int ona__services_texture_load(ona__services *s, const char *path, const char *who, uint64_t holder,
                                ona_texture *out) {
-    return ona__assets_load(&s->assets, ONA__ASSET_TEXTURE, path, 0, who, &out->id, NULL, 0);
+    return ona__assets_load(&s->assets, ONA__ASSET_TEXTURE, path, 0, who, holder, &out->id, NULL,
+                            0);
+}
+
+int ona__services_texture_release(ona__services *s, ona_texture texture, uint64_t holder) {
+    return ona__assets_release(&s->assets, ONA__ASSET_TEXTURE, texture.id, holder);
 }
 
 bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, int *h) {
@@ -41,10 +46,11 @@ bool ona__services_texture_is_placeholder(const ona__services *s, ona_texture te
 }
 
 int ona__services_font_load(ona__services *s, const char *path, int size, const char *who,
-                            ona_font *out) {
+                            uint64_t holder, ona_font *out) {
     if (!path || size < 1 || size > ONA_FONT_MAX_SIZE || !s->video_ready) /* default, refused */
         return ona__fonts_load(s->video.fonts, path, size, who, out);
-    return ona__assets_load(&s->assets, ONA__ASSET_FONT, path, size, who, &out->id, NULL, 0);
+    return ona__assets_load(&s->assets, ONA__ASSET_FONT, path, size, who, holder, &out->id, NULL,
+                            0);
 }
 
 int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,
@@ -58,8 +64,25 @@ float ona__services_font_line_height(ona__services *s, ona_font font) {
     return s->video_ready ? ona__text_line_height(s->video.fonts, font) : 0;
 }
 
-int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out) {
-    return ona__assets_load(&s->assets, ONA__ASSET_SOUND, path, 0, who, &out->id, NULL, 0);
+int ona__services_sound_load(ona__services *s, const char *path, const char *who, uint64_t holder,
+                             ona_sound *out) {
+    return ona__assets_load(&s->assets, ONA__ASSET_SOUND, path, 0, who, holder, &out->id, NULL, 0);
+}
+
+int ona__services_sound_release(ona__services *s, ona_sound sound, uint64_t holder) {
+    return ona__assets_release(&s->assets, ONA__ASSET_SOUND, sound.id, holder);
+}
+
+int ona__services_music_load(ona__services *s, const char *name, const char *who, uint64_t holder,
+                             char *path, size_t size) {
+    uint32_t handle;
+    return ona__assets_load(&s->assets, ONA__ASSET_MUSIC, name, 0, who, holder, &handle, path,
+                            size);
+}
+
+void ona__services_system_ended(ona__services *s, const ona__system *sys) {
+    if (s && s->assets_ready)
+        ona__assets_release_all(&s->assets, sys->id);
 }
 
 /* --- Input and sound commands of systems --------------------------------------------------- */

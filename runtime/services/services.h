@@ -45,6 +45,7 @@ typedef struct ona__services {
     char *save_dir;          /* NULL: no folder (no HOME) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
+    uint64_t seed;           /* the session seed (ona_runtime_desc.seed), below 2^53 */
     /* Main only: inside ona_runtime_step or ona_runtime_destroy, where callbacks run; the
      * main-thread functions refuse to run then (ONA_ETHREAD). */
     bool in_call;
@@ -85,24 +86,38 @@ void ona__services_locate(const ona__services *s, const char *name, char *path, 
 void ona__services_watch(ona__services *s, const char *path);
 
 /* --- Assets (services.c); any thread ---------------------------------------------------------
- * Textures, sounds, fonts (and shaders, draw_state.c) load through the asset registry (assets.h):
- * `path` is the game's name or where ona__services_locate put it; the same file gives the same
- * handle, and it is watched and reloaded. `who` names the loader in the log. Errors as the
- * gfx/audio loaders: ONA_ENOENT, ONA_EFORMAT, ONA_ENOMEM, ONA_ELIMIT; on error *out is the
- * placeholder (a texture or sound of the file's own, filled in when the file can be read). */
-int ona__services_texture_load(ona__services *s, const char *path, const char *who,
+ * Textures, sounds, fonts, music (and shaders, draw_state.c) load through the asset registry
+ * (assets.h): `path` is the game's name or where ona__services_locate put it; the same file gives
+ * the same handle, and it is watched and reloaded. `who` names the loader in the log; `holder`
+ * (a system's id, or ONA__ASSET_RUNTIME for the embedder) takes a reference, given back by the
+ * release functions or, for a system, when it ends; an asset nobody holds is freed at the next
+ * frame boundary and its handle goes stale. Errors as the gfx/audio loaders: ONA_ENOENT,
+ * ONA_EFORMAT, ONA_ENOMEM, ONA_ELIMIT; on error *out is the placeholder (a texture or sound of the
+ * file's own, filled in when the file can be read). */
+int ona__services_texture_load(ona__services *s, const char *path, const char *who, uint64_t holder,
                                ona_texture *out);
+/* Gives back one of holder's references to a texture (a sound). ONA_ESTALE when it holds none. */
+int ona__services_texture_release(ona__services *s, ona_texture texture, uint64_t holder);
+int ona__services_sound_release(ona__services *s, ona_sound sound, uint64_t holder);
+/* Registers the music file `name` (found under the script roots, watched: a change restarts it
+ * while it plays) and writes the path to open into `path`. 0, or ONA_ENOENT (logged: the music
+ * is silent until the file appears). */
+int ona__services_music_load(ona__services *s, const char *name, const char *who, uint64_t holder,
+                             char *path, size_t size);
+/* Main, between frames: `sys` ended; its references to assets go (a host's destroy). */
+void ona__services_system_ended(ona__services *s, const ona__system *sys);
 /* True, with the size, when `texture` is live; false (sizes untouched) for a stale handle. */
 bool ona__services_texture_size(ona__services *s, ona_texture texture, int *w, int *h);
 /* True for the placeholder texture (what a missing file loads as). */
 bool ona__services_texture_is_placeholder(const ona__services *s, ona_texture texture);
 /* Loads the TTF at `path` (NULL: the default font, not watched) at `size` pixels. */
 int ona__services_font_load(ona__services *s, const char *path, int size, const char *who,
-                            ona_font *out);
+                            uint64_t holder, ona_font *out);
 int ona__services_font_measure(ona__services *s, ona_font font, const char *text, size_t length,
                                const ona_text_desc *desc, float *width, float *height);
 float ona__services_font_line_height(ona__services *s, ona_font font);
-int ona__services_sound_load(ona__services *s, const char *path, const char *who, ona_sound *out);
+int ona__services_sound_load(ona__services *s, const char *path, const char *who, uint64_t holder,
+                             ona_sound *out);
 
 /* --- The one draw path (draw.c) --------------------------------------------------------------- */
 
@@ -182,8 +197,11 @@ double ona__services_frame_dt(ona__services *s);
 /* main.lua's time settings (ona.gfx.window): fixed_dt > 0, < 0 = measured, 0 = keep; max_fps 0 =
  * keep, UINT32_MAX = uncapped. Any thread. */
 void ona__services_set_script_time(ona__services *s, double fixed_dt, uint32_t max_fps);
-/* The default random seed of `sys`'s `nth` generator (name, spawn order, nth; below 2^53). */
+/* The default random seed of `sys`'s `nth` generator (the session seed, name, spawn order, nth;
+ * below 2^53). ona.random() and ona_random_default take nth = 0, 1, 2...; a Lua system's
+ * math.random takes ONA__SEED_MATH_RANDOM. Any thread. */
 uint64_t ona__services_default_seed(const ona__system *sys, uint64_t nth);
+#define ONA__SEED_MATH_RANDOM UINT64_MAX
 
 /* --- Saves (save.c) --------------------------------------------------------------------------- */
 

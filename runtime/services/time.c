@@ -10,6 +10,9 @@
  * folder is set at creation. main.lua's fixed_dt and max_fps are relaxed atomics that main
  * reads between frames; the frame's end orders them. Random numbers are xoshiro256** in a
  * caller-owned ona_random, so each state (a system, a script) keeps its own stream without locks.
+ * Every default seed (ona.random(), ona_random_default, a Lua system's math.random) is a function
+ * of the session seed, the system's name and spawn order and a stream number, never of time or
+ * of a thread, so a run replays.
  */
 #include "services.h"
 
@@ -144,11 +147,13 @@ double ona_random_float(ona_random *r, double a, double b) {
     return a + (b - a) * ona_random_next(r);
 }
 
-/* FNV-1a of the name, mixed with the spawn order and the count through splitmix64. */
+/* FNV-1a of the name, mixed with the session seed (whitened by splitmix64, so that near seeds
+ * give unrelated streams), the spawn order and the count through splitmix64. */
 uint64_t ona__services_default_seed(const ona__system *sys, uint64_t nth) {
     uint64_t h = 0xCBF29CE484222325ull;
     for (const char *p = sys->name; *p; p++)
         h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
-    uint64_t x = h ^ ((uint64_t)sys->spawn_order << 32) ^ nth;
+    uint64_t session = ona__services_of(sys)->seed;
+    uint64_t x = h ^ splitmix64(&session) ^ ((uint64_t)sys->spawn_order << 32) ^ nth;
     return splitmix64(&x) & ((1ull << 53) - 1);
 }

@@ -23,7 +23,10 @@ local common = { bunnies = n, size = size, seed = 1 }
 if mode == "sequential" then
   assert(ona.spawn("mover.lua", common, { name = "mover" }))
 elseif mode == "unbatched" or mode == "batched" then
-  local drawer = assert(ona.spawn("drawer.lua", { bunnies = n, size = size }, { name = "drawer", mailbox = 4096 }))
+  -- The drawer runs after the mover, so it draws this frame's positions; its mailbox holds a
+  -- whole frame of them, so the mover's sends never wait for a later frame (backpressure).
+  local drawer = assert(ona.spawn("drawer.lua", { bunnies = n, size = size },
+    { name = "drawer", mailbox = math.max(4096, n), after = { "mover" } }))
   local send = mode == "unbatched" and "each" or "buffer"
   assert(ona.spawn("mover.lua", { bunnies = n, size = size, seed = 1, send = send, to = drawer },
     { name = "mover", mailbox = 16 }))

@@ -10,7 +10,7 @@
 -- Requests outside play, a second laser, or a bomb past the limit are refused: the game's rules,
 -- not a lost message.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local C = config
 local SPLAT_TIME = 0.2
@@ -38,6 +38,9 @@ local handlers = {
   fire = function(state, _, x, y)
     if state.mode == "playing" and count_kind(state, true) == 0 then
       add(state, 0, x, y - C.laser_h)
+      if state.probe then -- drawn from this frame on
+        ona.send(state.probe, "shot", ona.frame())
+      end
     end
   end,
   bomb = function(state, _, x, y, kind)
@@ -67,8 +70,9 @@ local handlers = {
 }
 
 return {
-  init = function(state)
-    state.peers = inbox.peers("collisions")
+  init = function(state, args)
+    state.probe = args.probe
+    state.peers = messages.peers
     state.texture = ona.gfx.texture("shots.png")
     state.list, state.splats = {}, {}
     state.next_id = 0
@@ -78,7 +82,7 @@ return {
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
     if state.mode ~= "playing" then
       state.list = {}
@@ -99,13 +103,16 @@ return {
         splat(state, b.x, C.ground_y - 3)
       else
         kept[#kept + 1] = b
+        if state.probe and b.kind == 0 then -- where the laser is this frame
+          ona.send(state.probe, "laser", b.y, ona.frame())
+        end
         local n = #snapshot
         snapshot[n + 1], snapshot[n + 2], snapshot[n + 3] = b.id, b.kind, b.x
         snapshot[n + 4], snapshot[n + 5] = b.y, b.py
       end
     end
     state.list = kept
-    inbox.send(state.peers.collisions, "bullets", snapshot)
+    ona.send(state.peers.collisions, "bullets", snapshot)
 
     local frame = math.floor(state.time * 12) % 2
     for _, b in ipairs(state.list) do

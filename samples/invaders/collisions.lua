@@ -1,20 +1,20 @@
 -- collisions.lua: owns the world's hit tests. Every frame the moving parts send it where they
 -- are; it finds what hit what and tells the owners, who change their own state.
 --
---   in:  ("formation", {gen, x, y, vx, alive}) from invaders; ("player", x, life) from player;
+--   in:  ("formation", {x, y, vx, alive}) from invaders; ("player", x, alive) from player;
 --        ("bullets", {id, kind, x, y, py, ...}) from bullets; ("shields", masks) from shields;
 --        ("watch") from anyone who wants the world summary (the autoplay pilot)
---   out: ("remove", {id, ...}) to bullets; ("killed", gen, row, col) to invaders;
---        ("invader", kind) to score; ("hit", life) to player; ("erase", {x0, y0, x1, y1, ...})
---        to shields; ("world", {px, life, vx, cols, bombs}) to watchers
+--   out: ("remove", {id, ...}) to bullets; ("killed", row, col) to invaders;
+--        ("invader", kind) to score; ("hit") to player; ("erase", {x0, y0, x1, y1, ...})
+--        to shields; ("world", {px, vx, cols, bombs}) to watchers
 --
--- What it reads was sent last frame, and what it reports is applied next frame, so a shot it
--- has already spent can come back in one more snapshot: it remembers spent shots, killed
--- invaders and hit cannons until their owners' snapshots stop showing them, and never reports
--- one twice.
+-- It runs after invaders, player, bullets and shields (main.lua), so what it reads is where
+-- everything is this frame. What it reports to them arrives at their next turn, before they
+-- move and report again, so next frame's snapshots no longer show a spent shot, a killed
+-- invader or a hit cannon: nothing is reported twice, and nothing needs remembering.
 local bit = require("bit")
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local C = config
 local B = C.shield_block
@@ -85,8 +85,8 @@ local handlers = {
   formation = function(state, _, f)
     state.formation = f
   end,
-  player = function(state, _, x, life)
-    state.player = { x = x, life = life }
+  player = function(state, _, x, alive)
+    state.player = { x = x, alive = alive }
   end,
   bullets = function(state, _, list)
     state.bullets = list
@@ -99,10 +99,11 @@ local handlers = {
   end,
 }
 
--- One frame's tests; fills `out` with what to report.
+-- One frame's tests; fills `out` with what to report, and out.spent with the shots that hit
+-- something (a shot hits one thing).
 local function test(state, out)
   local f, p, list, masks = state.formation, state.player, state.bullets, state.shields
-  local spent = state.spent
+  local spent = out.spent
   local function spend(id)
     spent[id] = true
     out.remove[#out.remove + 1] = id
@@ -124,11 +125,11 @@ local function test(state, out)
         -- The laser: an invader, else a bomb it meets (both go).
         for r = C.rows, 1, -1 do
           for c = 1, C.cols do
-            if not spent[id] and is_alive(f, r, c) and not state.killed[r * 100 + c] then
+            if not spent[id] and is_alive(f, r, c) then
               if overlap(x0, y0, x1, y1, invader_rect(f, r, c)) then
                 spend(id)
-                state.killed[r * 100 + c] = f.gen
-                out.kills[#out.kills + 1] = { r, c }
+                out.killed[r * 100 + c] = true
+                out.kills[#out.kills + 1] = { r, c, y }
               end
             end
           end
@@ -141,12 +142,11 @@ local function test(state, out)
             end
           end
         end
-      elseif p.life > 0 and p.life ~= state.hit_life then
+      elseif p.alive and not out.hit then
         local half = C.player_w / 2
         if overlap(x0, y0, x1, y1, p.x - half, C.player_y, p.x + half, C.player_y + C.player_h) then
           spend(id)
-          state.hit_life = p.life
-          out.hit = p.life
+          out.hit = true
         end
       end
     end
@@ -165,34 +165,15 @@ local function test(state, out)
   end
 end
 
--- Forgets spent shots and killed invaders once their owners' snapshots no longer show them.
-local function prune(state)
-  local present = {}
-  local list = state.bullets
-  for i = 1, #list, 5 do
-    present[list[i]] = true
-  end
-  for id in pairs(state.spent) do
-    if not present[id] then
-      state.spent[id] = nil
-    end
-  end
-  local f = state.formation
-  for key, gen in pairs(state.killed) do
-    if gen ~= f.gen or not is_alive(f, math.floor(key / 100), key % 100) then
-      state.killed[key] = nil
-    end
-  end
-end
-
 -- What the autoplay pilot needs: the cannon, the formation's speed, each column's lowest
--- invader (centre x, bottom y), the bombs (x, top y).
-local function summary(state)
+-- invader (centre x, bottom y), the bombs (x, top y); without what this frame's tests (`out`)
+-- removed.
+local function summary(state, out)
   local f, p, list = state.formation, state.player, state.bullets
   local cols, bombs = {}, {}
   for c = 1, C.cols do
     for r = C.rows, 1, -1 do
-      if is_alive(f, r, c) and not state.killed[r * 100 + c] then
+      if is_alive(f, r, c) and not out.killed[r * 100 + c] then
         cols[#cols + 1] = f.x + (c - 1) * C.cell_w + C.cell_w / 2
         cols[#cols + 1] = f.y + (r - 1) * C.cell_h + C.invader_h
         break
@@ -200,50 +181,51 @@ local function summary(state)
     end
   end
   for i = 1, #list, 5 do
-    if list[i + 1] ~= 0 and not state.spent[list[i]] then
+    if list[i + 1] ~= 0 and not out.spent[list[i]] then
       bombs[#bombs + 1] = list[i + 2]
       bombs[#bombs + 1] = list[i + 3]
     end
   end
-  return { px = p.x, life = p.life, vx = f.vx or 0, cols = cols, bombs = bombs }
+  return { px = p.x, vx = f.vx or 0, cols = cols, bombs = bombs }
 end
 
 return {
-  init = function(state)
+  init = function(state, args)
+    state.probe = args.probe
     state.kill_sound = ona.audio.sound("kill.wav")
-    state.peers = inbox.peers("bullets", "invaders", "score", "player", "shields")
+    state.peers = messages.peers
     state.watchers = {}
-    state.spent, state.killed = {}, {}
-    state.hit_life = 0
   end,
 
   process = function(state)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     if not (state.formation and state.player and state.bullets and state.shields) then
-      return -- the first frame: nobody has reported yet
+      return -- one of them is restarting and has not reported yet
     end
-    prune(state)
-    local out = { remove = {}, erase = {}, kills = {} }
+    local out = { remove = {}, erase = {}, kills = {}, killed = {}, spent = {} }
     test(state, out)
     local peers = state.peers
     if #out.remove > 0 then
-      inbox.send(peers.bullets, "remove", out.remove)
+      ona.send(peers.bullets, "remove", out.remove)
     end
     if #out.erase > 0 then
-      inbox.send(peers.shields, "erase", out.erase)
+      ona.send(peers.shields, "erase", out.erase)
     end
     for _, k in ipairs(out.kills) do
-      inbox.send(peers.invaders, "killed", state.formation.gen, k[1], k[2])
-      inbox.send(peers.score, "invader", C.kind_of_row[k[1]])
+      ona.send(peers.invaders, "killed", k[1], k[2])
+      ona.send(peers.score, "invader", C.kind_of_row[k[1]])
       ona.audio.play(state.kill_sound, { volume = 0.6, group = "sfx" })
+      if state.probe then
+        ona.send(state.probe, "kill", k[3], ona.frame())
+      end
     end
     if out.hit then
-      inbox.send(peers.player, "hit", out.hit)
+      ona.send(peers.player, "hit")
     end
     if #state.watchers > 0 then
-      local world = summary(state)
+      local world = summary(state, out)
       for _, w in ipairs(state.watchers) do
-        inbox.send(w, "world", world)
+        ona.send(w, "world", world)
       end
     end
   end,

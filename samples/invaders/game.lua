@@ -9,7 +9,7 @@
 --        ("start", wave) to invaders and ("reset") to shields for a new wave;
 --        ("reset") to player and score for a new game
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local handlers = {
   died = function(state)
@@ -35,7 +35,7 @@ local function announce(state)
     banner = state.next_wave and ("WAVE " .. (state.wave + 1)) or "GET READY"
   end
   for _, to in ipairs({ p.input, p.player, p.invaders, p.bullets, p.score, p.ui }) do
-    inbox.send(to, "mode", state.mode, state.wave, state.lives, banner)
+    ona.send(to, "mode", state.mode, state.wave, state.lives, banner)
   end
   if state.report then
     ona.send(state.report, "mode", state.mode, state.wave, state.lives, ona.frame())
@@ -44,13 +44,13 @@ end
 
 local function new_wave(state, wave)
   state.wave = wave
-  inbox.send(state.peers.invaders, "start", wave)
-  inbox.send(state.peers.shields, "reset")
+  ona.send(state.peers.invaders, "start", wave)
+  ona.send(state.peers.shields, "reset")
 end
 
 return {
   init = function(state, args)
-    state.peers = inbox.peers("input", "player", "invaders", "bullets", "shields", "score", "ui")
+    state.peers = messages.peers
     state.report = args.report
     state.start_lives = args.lives or config.lives
     state.lives = state.start_lives
@@ -64,7 +64,7 @@ return {
 
   process = function(state, events, dt)
     state.died, state.cleared, state.landed, state.restart = false, false, false, false
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
     local changed = false
     if state.mode == "over" then
@@ -72,8 +72,8 @@ return {
         state.lives = state.start_lives
         state.next_wave = false
         new_wave(state, 1)
-        inbox.send(state.peers.player, "reset")
-        inbox.send(state.peers.score, "reset")
+        ona.send(state.peers.player, "reset")
+        ona.send(state.peers.score, "reset")
         state.mode = "playing"
         changed = true
       end

@@ -1,6 +1,7 @@
 -- input.lua: turns the keyboard (or, with autoplay, a simple pilot) into the player's intent.
 --
---   in:  ("mode", mode) from game; ("world", summary) from collisions (autoplay only)
+--   in:  ("mode", mode) from game; ("world", summary) from collisions (autoplay only): both a
+--        frame old, since input runs first
 --   out: ("intent", move, fire) to player every frame (move is -1, 0 or 1);
 --        ("restart") to game for r or enter; escape quits
 --
@@ -8,7 +9,7 @@
 -- it steps away from a bomb falling close to the cannon, else moves under the nearest column of
 -- invaders (where that column will be when the laser gets there) and fires once it is there. After a game over it restarts after a few seconds.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local function sign(x)
   return x > 0 and 1 or (x < 0 and -1 or 0)
@@ -31,10 +32,10 @@ local function pilot(world)
     end
   end
   -- Where each column's lowest invader will be when a laser fired now gets there (the summary
-  -- is a few frames old: add those), ignoring a turn at the edge.
+  -- is a frame old: add it), ignoring a turn at the edge.
   local best
   for i = 1, #world.cols, 2 do
-    local t = (config.player_y - world.cols[i + 1]) / config.laser_speed + 0.05
+    local t = (config.player_y - world.cols[i + 1]) / config.laser_speed + 1 / 60
     local x = world.cols[i] + world.vx * t
     if not best or math.abs(x - px) < math.abs(best - px) then
       best = x
@@ -59,16 +60,16 @@ local handlers = {
 return {
   init = function(state, args)
     state.autoplay = args.autoplay
-    state.peers = inbox.peers("player", "game", "collisions")
+    state.peers = messages.peers
     state.mode = "playing"
     state.over_time = 0
     if state.autoplay then
-      inbox.send(state.peers.collisions, "watch")
+      ona.send(state.peers.collisions, "watch")
     end
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
     local pressed_fire, restart = false, false
     for _, e in ipairs(events) do
@@ -116,9 +117,9 @@ return {
       end
     end
 
-    inbox.send(state.peers.player, "intent", move, fire)
+    ona.send(state.peers.player, "intent", move, fire)
     if restart then
-      inbox.send(state.peers.game, "restart")
+      ona.send(state.peers.game, "restart")
     end
   end,
 }

@@ -2,17 +2,18 @@
 -- marches faster as it thins out (and each wave faster than the last), drops bombs at seeded
 -- pseudo-random times and columns, and says when it is cleared or has landed.
 --
---   in:  ("killed", gen, row, col) from collisions; ("player_x", x) from player;
+--   in:  ("killed", row, col) from collisions (last frame's hits, read before it marches);
+--        ("player_x", x) from player (last frame's);
 --        ("mode", mode) and ("start", wave) from game
---   out: ("formation", {gen, x, y, vx, alive = {row masks}}) to collisions every frame (vx: the
+--   out: ("formation", {x, y, vx, alive = {row masks}}) to collisions every frame (vx: the
 --        march's mean speed sideways, units a second);
 --        ("bomb", x, y, kind) to bullets; ("cleared") and ("landed") to game
 --
--- `gen` numbers each formation, so a kill reported against an earlier formation (one frame
--- late, after a restart) is ignored.
+-- A kill always arrives before a "start" that replaces its formation: collisions found it in
+-- the frame before, and messages come in the order of the frame they were sent in.
 local bit = require("bit")
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 local rng = require("rng")
 
 local C = config
@@ -29,7 +30,6 @@ local function bomb_interval(state)
 end
 
 local function start(state, wave)
-  state.gen = state.gen + 1
   state.wave = wave
   state.alive = {}
   for i = 1, n_cells do
@@ -110,19 +110,19 @@ local function drop_bomb(state)
     end
   end
   local x, y = centre(state, lowest(state, c), c)
-  inbox.send(state.peers.bullets, "bomb", x, y + C.invader_h / 2, state.rng:int(1, 2))
+  ona.send(state.peers.bullets, "bomb", x, y + C.invader_h / 2, state.rng:int(1, 2))
 end
 
 local handlers = {
-  killed = function(state, _, gen, r, c)
+  killed = function(state, _, r, c)
     local i = (r - 1) * C.cols + c
-    if gen ~= state.gen or not state.alive[i] then
-      return
-    end
     state.alive[i] = false
     state.count = state.count - 1
     local x, y = centre(state, r, c)
     state.explosions[#state.explosions + 1] = { x = x, y = y, t = C.explosion_time }
+    if state.probe then -- the invader is gone and its explosion drawn from this frame on
+      ona.send(state.probe, "boom", ona.frame())
+    end
   end,
   player_x = function(state, _, x)
     state.player_x = x
@@ -172,7 +172,8 @@ return {
       state.march[i] = ona.audio.sound(("march%d.wav"):format(i))
     end
     state.note = 0
-    state.peers = inbox.peers("game", "bullets", "collisions")
+    state.probe = args.probe
+    state.peers = messages.peers
     state.rng = rng.new(args.seed or 1)
     state.texture = ona.gfx.texture("invaders.png")
     state.sprites = ona.gfx.sprites(n_cells)
@@ -181,12 +182,11 @@ return {
       state.tints[k] = C.abgr(t)
     end
     state.mode = "playing"
-    state.gen = 0
     start(state, 1)
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
     if state.mode == "playing" and state.count > 0 then
       state.timer = state.timer + dt
@@ -212,10 +212,10 @@ return {
       local _, _, bottom = extent(state)
       if state.count == 0 then
         state.told = true
-        inbox.send(state.peers.game, "cleared")
+        ona.send(state.peers.game, "cleared")
       elseif bottom >= C.player_y then
         state.told = true
-        inbox.send(state.peers.game, "landed")
+        ona.send(state.peers.game, "landed")
       end
     end
 
@@ -233,8 +233,8 @@ return {
     if state.mode == "playing" and state.count > 0 then
       vx = state.dir * C.march_x / math.max(march_interval(state), dt)
     end
-    inbox.send(state.peers.collisions, "formation",
-      { gen = state.gen, x = state.x, y = state.y, vx = vx, alive = rows })
+    ona.send(state.peers.collisions, "formation",
+      { x = state.x, y = state.y, vx = vx, alive = rows })
     draw(state, dt)
   end,
 }

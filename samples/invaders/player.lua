@@ -1,20 +1,16 @@
 -- player.lua: the cannon. Moves by the intent input sends, asks bullets for shots, explodes
 -- when collisions says a bomb hit it, and respawns when game resumes play.
 --
---   in:  ("intent", move, fire) from input; ("hit", life) from collisions;
---        ("mode", mode) and ("reset") from game
---   out: ("player", x, life) to collisions every frame (life 0: no cannon to hit);
+--   in:  ("intent", move, fire) from input; ("hit") from collisions (last frame's, read before
+--        it moves); ("mode", mode) and ("reset") from game
+--   out: ("player", x, alive) to collisions every frame (false: no cannon to hit);
 --        ("player_x", x) to invaders every frame (some bombs aim at it);
 --        ("fire", x, y) to bullets; ("died") to game
---
--- `life` numbers each cannon the player gets (1, 2, ...), so a hit reported for a cannon that
--- already exploded is recognised as stale and ignored.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local function respawn(state)
-  state.life_count = state.life_count + 1
-  state.life = state.life_count
+  state.alive = true
   state.x = config.width / 2
   state.exploding = 0
   state.cooldown = 0
@@ -24,17 +20,17 @@ local handlers = {
   intent = function(state, _, move, fire)
     state.move, state.fire = move, fire
   end,
-  hit = function(state, _, life)
-    if life == state.life and state.life > 0 then
-      state.life = 0
+  hit = function(state)
+    if state.alive then
+      state.alive = false
       state.exploding = config.explode_time
       ona.audio.play(state.sounds.boom, { volume = 0.9, pan = config.pan(state.x), group = "sfx" })
-      inbox.send(state.peers.game, "died")
+      ona.send(state.peers.game, "died")
     end
   end,
   mode = function(state, _, mode)
     state.mode = mode
-    if mode == "playing" and state.life == 0 then
+    if mode == "playing" and not state.alive then
       respawn(state)
     end
   end,
@@ -44,34 +40,38 @@ local handlers = {
 }
 
 return {
-  init = function(state)
+  init = function(state, args)
+    state.probe = args.probe
     state.sounds = { laser = ona.audio.sound("laser.wav"), boom = ona.audio.sound("boom.wav") }
-    state.peers = inbox.peers("game", "bullets", "collisions", "invaders")
+    state.peers = messages.peers
     state.texture = ona.gfx.texture("cannon.png")
     state.mode = "playing"
     state.move, state.fire = 0, false
-    state.life_count = 0
     respawn(state)
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
-    if state.life > 0 and state.mode == "playing" then
+    if state.probe and state.move ~= state.probed_move then
+      state.probed_move = state.move -- the cannon moves by it from this frame on
+      ona.send(state.probe, "move", state.move, ona.frame())
+    end
+    if state.alive and state.mode == "playing" then
       local x = state.x + state.move * config.player_speed * dt
       state.x = math.max(config.player_min_x, math.min(config.player_max_x, x))
       state.cooldown = state.cooldown - dt
       if state.fire and state.cooldown <= 0 then
         state.cooldown = config.fire_cooldown
-        inbox.send(state.peers.bullets, "fire", state.x, config.player_y)
+        ona.send(state.peers.bullets, "fire", state.x, config.player_y)
         ona.audio.play(state.sounds.laser, { volume = 0.4, pan = config.pan(state.x), group = "sfx" })
       end
     end
-    inbox.send(state.peers.collisions, "player", state.x, state.life)
-    inbox.send(state.peers.invaders, "player_x", state.x)
+    ona.send(state.peers.collisions, "player", state.x, state.alive)
+    ona.send(state.peers.invaders, "player_x", state.x)
 
     local cell
-    if state.life > 0 then
+    if state.alive then
       cell = 0
     elseif state.exploding > 0 then
       state.exploding = state.exploding - dt

@@ -5,7 +5,7 @@
 --   out: ("score", score, hi) to ui when either changes;
 --        ("score", score, frame) to args.report (optional) when the score changes
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local handlers = {
   invader = function(state, _, kind)
@@ -29,7 +29,7 @@ local handlers = {
 
 return {
   init = function(state, args)
-    state.peers = inbox.peers("ui")
+    state.peers = messages.peers
     state.report = args.report
     state.score, state.hi = 0, 0
     local saved, err = ona.load("highscore")
@@ -43,10 +43,10 @@ return {
 
   process = function(state)
     local before, before_hi = state.shown, state.shown_hi
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     if state.score ~= before or state.hi ~= before_hi then
       state.shown, state.shown_hi = state.score, state.hi
-      inbox.send(state.peers.ui, "score", state.score, state.hi)
+      ona.send(state.peers.ui, "score", state.score, state.hi)
       if state.report and before ~= nil and state.score ~= before then
         ona.send(state.report, "score", state.score, ona.frame())
       end

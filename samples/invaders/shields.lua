@@ -6,7 +6,7 @@
 --        by shield, top row first; bit c-1 is block column c
 local bit = require("bit")
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local C = config
 local B = C.shield_block
@@ -80,7 +80,7 @@ end
 
 return {
   init = function(state)
-    state.peers = inbox.peers("collisions")
+    state.peers = messages.peers
     state.texture = ona.gfx.texture("pixel.png")
     state.sprites = ona.gfx.sprites(C.shields * C.shield_rows * C.shield_cols)
     state.tint = C.abgr(C.tint.shield)
@@ -88,7 +88,7 @@ return {
   end,
 
   process = function(state)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     if state.dirty then
       rebuild(state)
       state.dirty = false
@@ -97,7 +97,7 @@ return {
     for i, m in ipairs(state.masks) do
       masks[i] = m
     end
-    inbox.send(state.peers.collisions, "shields", masks)
+    ona.send(state.peers.collisions, "shields", masks)
     ona.gfx.draw_sprites(state.texture, state.sprites, state.count, C.layer.shields)
   end,
 }

@@ -7,7 +7,7 @@
 --   in:  ("score", score, hi) from score; ("mode", mode, wave, lives, banner) from game
 --   out: nothing: it only draws
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local C = config
 
@@ -47,6 +47,7 @@ end
 return {
   init = function(state, args)
     state.autoplay = args.autoplay
+    state.probe = args.probe
     state.pixel = ona.gfx.texture("pixel.png")
     state.cannon = ona.gfx.texture("cannon.png")
     state.score, state.hi = 0, 0
@@ -55,8 +56,12 @@ return {
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     dt = math.min(dt, config.max_dt)
+    if state.probe and state.score ~= state.probed_score then
+      state.probed_score = state.score -- printed from this frame on
+      ona.send(state.probe, "shown", state.score, ona.frame())
+    end
     state.time = state.time + dt
 
     local w, h = ona.gfx.size()

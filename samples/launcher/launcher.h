@@ -30,8 +30,10 @@ typedef struct ona__launcher_options {
     int width, height;
     ona_vsync vsync;
     ona_delivery delivery;
-    double fixed_dt;  /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
-    uint32_t max_fps; /* 0 = the runtime's rules */
+    double fixed_dt;      /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
+    uint32_t max_fps;     /* 0 = the runtime's rules */
+    uint32_t max_systems; /* 0 = the runtime's default */
+    uint64_t seed;        /* the session seed (ona_runtime_desc.seed); 0 by default */
 } ona__launcher_options;
 
 /* Reads the command line into `o`. Returns -1 to go on and run, or the exit status: 0 after

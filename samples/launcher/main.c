@@ -5,7 +5,8 @@
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
- *       [--save-dir PATH] [--record FILE | --replay FILE] [key=value ...]
+ *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
+ *       [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -146,6 +147,8 @@ int main(int argc, char **argv) {
         snprintf(game_id, sizeof game_id, "ona");
     ona_runtime_desc desc = {
         .threads = (uint32_t)o.workers,
+        .max_systems = o.max_systems,
+        .seed = o.seed,
         .memory_cap = o.memory_cap,
         .script_roots = roots,
         .hot_reload = o.watch,

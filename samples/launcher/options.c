@@ -51,6 +51,11 @@ static void usage(FILE *to) {
                 "  --record FILE      record the session's input and digests into FILE\n"
                 "  --replay FILE      replay a recording (its game unless one is given); stops\n"
                 "                     with exit status 1 where the game now does otherwise\n"
+                "  --max-systems N    how many systems may exist at once, 1 to 1048575\n"
+                "                     (default 4096)\n"
+                "  --seed N           the session's random seed, 0 to 2^53 - 1: every system's\n"
+                "                     math.random and ona.random() follow from it (default 0,\n"
+                "                     so every run draws the same numbers)\n"
                 "  -h, --help         this text\n"
                 "  --version          versions, and the OpenGL driver found\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
@@ -96,6 +101,8 @@ enum {
     OPT_FIXED_DT,
     OPT_MAX_FPS,
     OPT_SAVE_DIR,
+    OPT_MAX_SYSTEMS,
+    OPT_SEED,
     OPT_DELIVERY,
     OPT_RECORD,
     OPT_REPLAY,
@@ -119,6 +126,8 @@ static const struct option long_options[] = {
     {"fixed-dt", required_argument, NULL, OPT_FIXED_DT},
     {"max-fps", required_argument, NULL, OPT_MAX_FPS},
     {"save-dir", required_argument, NULL, OPT_SAVE_DIR},
+    {"max-systems", required_argument, NULL, OPT_MAX_SYSTEMS},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"delivery", required_argument, NULL, OPT_DELIVERY},
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
@@ -161,6 +170,10 @@ static const char *option_needs(int val) {
         return "frames a second, from 1 to 10000";
     case OPT_SAVE_DIR:
         return "a folder path";
+    case OPT_MAX_SYSTEMS:
+        return "a number of systems from 1 to 1048575";
+    case OPT_SEED:
+        return "an integer from 0 to 9007199254740991 (2^53 - 1)";
     default:
         return "a value";
     }
@@ -207,6 +220,19 @@ static bool parse_long(const char *text, long min, long max, char **end, long *o
     if (errno || *end == text || v < min || v > max)
         return false;
     *out = v;
+    return true;
+}
+
+/* A seed: decimal digits only, below 2^53 (so that a Lua number holds it exactly). */
+static bool parse_seed(const char *text, uint64_t *out) {
+    if (text[0] < '0' || text[0] > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end != '\0' || v >= (1ull << 53))
+        return false;
+    *out = (uint64_t)v;
     return true;
 }
 
@@ -331,6 +357,21 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
             o->max_fps = (uint32_t)fps;
             break;
         }
+        case OPT_MAX_SYSTEMS: {
+            long n;
+            if (!parse_count(optarg, (long)ONA_MAX_SYSTEMS, &n)) {
+                fprintf(stderr, "ona: --max-systems needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            o->max_systems = (uint32_t)n;
+            break;
+        }
+        case OPT_SEED:
+            if (!parse_seed(optarg, &o->seed)) {
+                fprintf(stderr, "ona: --seed needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            break;
         case OPT_SAVE_DIR:
             if (!path_fits("the --save-dir path", optarg))
                 return 2;

@@ -15,8 +15,9 @@ return {
       state.served = state.served + 1
       ona.send(ona.lookup(state.peer), 1)
     end
-    -- ona.messages() receives until the frame is quiet: each receive parks this system's turn
-    -- until the other paddle's reply arrives, freeing the thread meanwhile.
+    -- With immediate delivery ona.messages() receives until the frame is quiet: each receive
+    -- parks this system's turn until the other paddle's reply arrives, freeing the thread
+    -- meanwhile. With ordered delivery it reads the hits sent since this paddle's last turn.
     for from, hit in ona.messages() do
       state.hits = state.hits + 1
       if hit < state.rally then

@@ -7,7 +7,7 @@
 -- screen-space default, so the score stays put while the world scrolls. The camera leads the
 -- player a little in the direction it runs and stays inside the level.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local handlers = {
   bounds = function(state, _, w, h)
@@ -26,13 +26,14 @@ local function clamp(v, lo, hi)
 end
 
 return {
-  init = function(state)
+  init = function(state, args)
+    state.probe = args.probe
     state.sky = ona.gfx.texture("sky.png")
     state.x, state.y = nil, nil
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     local sw, sh = ona.gfx.size()
     local vw, vh = sw / config.zoom, sh / config.zoom -- the world units on screen
     if state.px then
@@ -44,6 +45,9 @@ return {
       local k = 1 - math.exp(-6 * math.min(dt, 1 / 30)) -- smooth, frame-rate independent
       state.x = state.x + (tx - state.x) * k
       state.y = state.y + (ty - state.y) * k
+    end
+    if state.probe and state.px and ona.frame() % 10 == 0 then -- whom this frame's camera follows
+      ona.send(state.probe, "camera", state.px, state.py, ona.frame())
     end
     local x, y = state.x or vw / 2, state.y or vh / 2
     if state.bw then

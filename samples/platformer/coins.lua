@@ -5,7 +5,7 @@
 --   out: ("coins", count) to hud and ("burst", x, y) to particles when one is taken;
 --        ("coins", count, frame) to `report` (tests) when the count changes
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local handlers = {
   coins = function(state, _, list)
@@ -24,7 +24,8 @@ local handlers = {
 return {
   init = function(state, args)
     state.report = args.report
-    state.peers = inbox.peers("hud", "particles")
+    state.probe = args.probe
+    state.peers = messages.peers
     state.left = {}
     state.taken = 0
     local sheet = ona.gfx.sheet(ona.gfx.texture("coin.png"), 8, 8, {
@@ -34,15 +35,18 @@ return {
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     if state.px then
       local keep = {}
       local cx, cy = state.px, state.py - config.body_h / 2
       for _, c in ipairs(state.left) do
         if math.abs(c.x - cx) < 10 and math.abs(c.y - cy) < 12 then
           state.taken = state.taken + 1
-          inbox.send(state.peers.hud, "coins", state.taken)
-          inbox.send(state.peers.particles, "burst", c.x, c.y)
+          if state.probe then -- the player's position it was taken at
+            ona.send(state.probe, "took", state.px, state.py, ona.frame())
+          end
+          ona.send(state.peers.hud, "coins", state.taken)
+          ona.send(state.peers.particles, "burst", c.x, c.y)
         else
           keep[#keep + 1] = c
         end

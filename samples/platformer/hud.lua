@@ -5,7 +5,7 @@
 -- The HUD's layers are outside the world camera's layer range, so they keep the screen-space
 -- default: (0, 0) is the window's top-left corner whatever the world camera does.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local handlers = {
   coins = function(state, _, count)
@@ -14,14 +14,19 @@ local handlers = {
 }
 
 return {
-  init = function(state)
+  init = function(state, args)
+    state.probe = args.probe
     state.coins = 0
     state.font = ona.gfx.font(28) -- the runtime's default font
     state.coin = ona.gfx.texture("coin.png")
   end,
 
   process = function(state)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
+    if state.probe and state.coins ~= state.probed then
+      state.probed = state.coins -- printed from this frame on
+      ona.send(state.probe, "shown", state.coins, ona.frame())
+    end
     local layer = config.layers.hud
     ona.gfx.rect(12, 12, 300, 48, { tint = { 0, 0, 0, 0.45 }, layer = layer })
     ona.gfx.rect(12, 12, 300, 48, { mode = "line", width = 2, tint = { 1, 0.85, 0.3, 0.9 }, layer = layer })

@@ -10,7 +10,7 @@
 -- (tools/make_platformer_png.py): 1 grass, 2 earth, 3 brick, 4 stone, 5 plank, 6 bush, 7 pole,
 -- 8 flag.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local W, H, T = config.width, config.height, config.tile
 
@@ -122,14 +122,14 @@ return {
         cells[y * W + x] = config.solid[state.map:get(x, y)] and 1 or 0
       end
     end
-    local peers = inbox.peers("player", "coins", "camera")
-    inbox.send(peers.player, "solid", solid, W, H)
-    inbox.send(peers.coins, "coins", state.coins)
-    inbox.send(peers.camera, "bounds", W * T, H * T)
+    local peers = messages.peers
+    ona.send(peers.player, "solid", solid, W, H)
+    ona.send(peers.coins, "coins", state.coins)
+    ona.send(peers.camera, "bounds", W * T, H * T)
   end,
 
   process = function(state)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     state.map:draw(0, 0, { layer = config.layers.tiles, target = state.canvas })
   end,
 }

@@ -16,31 +16,51 @@
 -- Layers: 0..49 the world (into the canvas, under the world camera); 60 the canvas on the screen;
 -- 100.. the HUD in screen space.
 --
--- The systems, and who tells whom what (every message is read in the frame after it was sent;
--- see ona.inbox, scripts/inbox.lua):
+-- The systems, who runs after whom, and who tells whom what. Every frame each system's turn
+-- starts after the turns of the systems it is `after` have ended, and a message to a system later
+-- in that order arrives in the same frame (one to any other system would arrive at its next
+-- turn; this game sends none). That is the same on any number of threads, so a seeded autoplay
+-- run replays the same, with plain ona.send.
 --
---   level      -> player     the solid tiles (a buffer, moved); -> coins: where the coins are;
---                 -> camera: the level's size
---   player     -> camera, coins  where the player is, every frame; -> particles: dust on landing
---   coins      -> hud        the count; -> particles: a burst where a coin was taken
---   camera     sets the world camera, draws the sky
---   particles  draws sparks (additive)
---   post       sends its canvas to everyone who draws the world, draws it through post.frag
---   hud        draws the count and the time in screen space
+--   system     after          tells
+--   post                      -> level, camera, player, coins, particles: its canvas (once);
+--                             draws it on the screen through post.frag
+--   level      post           -> player: the solid tiles (a buffer, moved); -> coins: where the
+--                             coins are; -> camera: the level's size (all once)
+--   player     level          reads the keyboard, a gamepad or the pilot; -> camera, coins: where
+--                             the player is, every frame; -> particles: dust on landing
+--   camera     player         sets the world camera, draws the sky
+--   coins      player         -> hud: the count; -> particles: a burst where a coin was taken
+--   particles  player, coins  draws sparks (additive)
+--   hud        coins          draws the count and the time in screen space
+--
+-- camera and coins run side by side, and so do particles and hud. Everything lands in the frame
+-- it is sent: the camera follows where the player is this frame, and a coin the player reaches
+-- is taken, counted on the HUD and bursts into sparks in that frame; the level and the canvas
+-- are there in frame 1. Read a frame after they were sent (what ona.inbox does), the camera
+-- trails the player by 1 frame, a coin is taken and counted 1 frame after the player reaches it,
+-- printed and its sparks drawn 2 frames after, and the level and the canvas arrive in frame 2;
+-- tests/test_platformer.c measures both.
 local args = ... or {}
 local autoplay = args.autoplay ~= nil and args.autoplay ~= 0 and args.autoplay ~= false
   and args.autoplay ~= "0" and args.autoplay ~= "false"
 local seed = math.floor(tonumber(args.seed) or 1)
 local report = args.report
+-- latency=1 (tests): player, camera, coins, particles and hud also report what each saw or did
+-- and in which frame (see README: how many frames each chain takes).
+local probe = (args.latency == 1 or args.latency == "1") and report or nil
 
 ona.gfx.window({ title = "Ona platformer" })
 
--- Spawn order is draw order within a layer, and the order in which each system reads messages
--- from several senders (ona.inbox sorts by sender handle).
-assert(ona.spawn("post.lua", {}, { name = "post" }))
-assert(ona.spawn("level.lua", { seed = seed }, { name = "level" }))
-assert(ona.spawn("camera.lua", {}, { name = "camera" }))
-assert(ona.spawn("player.lua", { autoplay = autoplay, report = report }, { name = "player" }))
-assert(ona.spawn("coins.lua", { report = report }, { name = "coins" }))
-assert(ona.spawn("particles.lua", { seed = seed }, { name = "particles" }))
-assert(ona.spawn("hud.lua", {}, { name = "hud" }))
+-- Spawn order is draw order within a layer, and the order of messages from several senders
+-- within one frame.
+local function spawn(script, name, spawn_args, after)
+  assert(ona.spawn(script, spawn_args, { name = name, after = after }))
+end
+spawn("post.lua", "post", {})
+spawn("level.lua", "level", { seed = seed }, { "post" })
+spawn("camera.lua", "camera", { probe = probe }, { "player" })
+spawn("player.lua", "player", { autoplay = autoplay, report = report, probe = probe }, { "level" })
+spawn("coins.lua", "coins", { report = report, probe = probe }, { "player" })
+spawn("particles.lua", "particles", { seed = seed, probe = probe }, { "player", "coins" })
+spawn("hud.lua", "hud", { probe = probe }, { "coins" })

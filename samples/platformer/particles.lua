@@ -5,7 +5,7 @@
 --
 -- The sparks' directions come from a seeded generator, so a replay looks the same.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 
 local function add(state, x, y, n, speed, life, tint)
   for _ = 1, n do
@@ -21,6 +21,9 @@ end
 local handlers = {
   burst = function(state, _, x, y)
     add(state, x, y, 24, 140, 0.6, { 1, 0.8, 0.3 })
+    if state.probe then -- drawn from this frame on
+      ona.send(state.probe, "burst", ona.frame())
+    end
   end,
   dust = function(state, _, x, y)
     add(state, x, y, 8, 50, 0.35, { 0.8, 0.7, 0.6 })
@@ -32,13 +35,14 @@ local handlers = {
 
 return {
   init = function(state, args)
+    state.probe = args.probe
     state.rng = ona.random(tonumber(args.seed) or 1)
     state.list = {}
     state.spark = ona.gfx.texture("spark.png")
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     local keep = {}
     for _, p in ipairs(state.list) do
       p.life = p.life - dt

@@ -8,7 +8,7 @@
 -- The body is a box config.body_w x config.body_h standing on (x, y). Movement is resolved one
 -- axis at a time against the tile grid, so the box never enters a solid tile.
 local config = require("config")
-local inbox = require("ona.inbox")
+local messages = require("messages")
 local ffi = require("ffi")
 
 local T = config.tile
@@ -93,7 +93,8 @@ return {
   init = function(state, args)
     state.autoplay = args.autoplay
     state.report = args.report
-    state.peers = inbox.peers("camera", "coins", "particles")
+    state.probe = args.probe
+    state.peers = messages.peers
     state.x, state.y = 3 * T, (config.height - 4) * T
     state.vx, state.vy = 0, 0
     state.facing = 1
@@ -107,7 +108,7 @@ return {
   end,
 
   process = function(state, events, dt)
-    inbox.dispatch(state, handlers)
+    messages.dispatch(state, handlers)
     for _, e in ipairs(events) do
       if e.type == "key_down" and e.key == "escape" then
         ona.quit()
@@ -142,7 +143,7 @@ return {
           ny = math.floor(ny / T) * T -- stand on the tile's top
           state.on_ground = true
           if not was_on_ground then
-            inbox.send(state.peers.particles, "dust", state.x, ny)
+            ona.send(state.peers.particles, "dust", state.x, ny)
           end
         end
         state.vy = 0
@@ -168,8 +169,11 @@ return {
       target = state.canvas,
     })
 
-    inbox.send(state.peers.camera, "player", state.x, state.y, state.vx, state.vy)
-    inbox.send(state.peers.coins, "player", state.x, state.y, state.vx, state.vy)
+    ona.send(state.peers.camera, "player", state.x, state.y, state.vx, state.vy)
+    ona.send(state.peers.coins, "player", state.x, state.y, state.vx, state.vy)
+    if state.probe then
+      ona.send(state.probe, "at", state.x, state.y, ona.frame())
+    end
     if state.report and ona.frame() % 10 == 0 then
       ona.send(state.report, "player", state.x, state.y, ona.frame())
     end

@@ -5,7 +5,6 @@
 --
 --   out: ("canvas", canvas) to level, camera, player, coins, particles once
 local config = require("config")
-local inbox = require("ona.inbox")
 
 return {
   init = function(state)
@@ -15,12 +14,11 @@ return {
     state.shader, err = ona.gfx.shader("post.frag")
     assert(state.shader, err)
     for _, name in ipairs({ "level", "camera", "player", "coins", "particles" }) do
-      inbox.send(ona.lookup(name), "canvas", state.canvas)
+      ona.send(ona.lookup(name), "canvas", state.canvas) -- all after post: they draw into it from frame 1
     end
   end,
 
   process = function(state)
-    inbox.dispatch(state, {})
     local sw, sh = ona.gfx.size()
     ona.gfx.canvas_clear(state.canvas, 0, 0, 0, 1) -- the canvas keeps its pixels until cleared
     ona.gfx.uniform(state.shader, "u_game_time", ona.time())

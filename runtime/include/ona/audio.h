@@ -61,12 +61,19 @@ typedef struct ona_music_desc {
 } ona_music_desc;
 
 /* Loads a WAV or OGG sound (path absolute or under a script root) and converts it to the mixer's
- * format, once per path: the same path gives the same handle. With hot_reload, a changed file is
+ * format, once per path: the same path gives the same handle. Each call takes a reference for
+ * the embedder (ona_runtime_sound_release). With hot_reload, a changed file is
  * decoded again under the same handle at the next frame boundary. Any thread. Errors: ONA_EINVAL
  * (NULLs), ONA_ENOENT (no such file), ONA_EFORMAT (not a readable WAV/OGG), ONA_ELIMIT (over 10
  * minutes long, or 1024 sounds loaded), ONA_ENOMEM; on each of these the file's name is logged
  * and *out is still a silent placeholder sound that can be played (rt and out given). */
 ONA_API int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound *out);
+/* Gives back the reference a ona_runtime_sound_load took (one per load). A sound nobody holds
+ * (the embedder, or a system that loaded it and is still running) is freed at the next frame
+ * boundary and voices still playing it stop; its handle is stale from then on (playing it is
+ * ONA_ESTALE). Any thread. Errors: ONA_EINVAL (no runtime), ONA_ESTALE (not a sound the embedder
+ * holds). */
+ONA_API int ona_runtime_sound_release(ona_runtime *rt, ona_sound sound);
 
 /* Inside a native system's callback, on the thread running it (see ona/runtime.h): */
 

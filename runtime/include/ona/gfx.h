@@ -163,10 +163,20 @@ typedef struct ona_camera_desc {
  * ONA_EGFX (no video: nothing will be written). */
 ONA_API int ona_runtime_screenshot(ona_runtime *rt, const char *path);
 
-/* Loads a PNG texture (path absolute or under a script root). Any thread. On a missing or
- * corrupt file returns ONA_ENOENT / ONA_EFORMAT, logs the path, and still sets *out to a
- * visible placeholder texture. */
+/* Loads a PNG texture (path absolute or under a script root), once per path, and takes a
+ * reference for the embedder (ona_runtime_texture_release gives it back; a native system calling
+ * this through ona_ctx_runtime loads as the embedder too). Any thread. On a missing or corrupt
+ * file returns ONA_ENOENT / ONA_EFORMAT, logs the path, and still sets *out to a visible
+ * placeholder texture (the file's own: filled in when the file is fixed and watched, or, without
+ * watching, at the frame after a later load of it). */
 ONA_API int ona_runtime_texture_load(ona_runtime *rt, const char *path, ona_texture *out);
+/* Gives back the reference a ona_runtime_texture_load took (one per load). A texture nobody
+ * holds (the embedder, or a system that loaded it and is still running) is freed at the next
+ * frame boundary, GL texture included; its handle is stale from then on: drawing it draws the
+ * placeholder, ona_runtime_texture_size returns ONA_ESTALE, and the Lua calls raise. Any thread.
+ * Errors: ONA_EINVAL (no runtime), ONA_ESTALE (not a texture the embedder holds: released as
+ * often as loaded, never loaded, or a canvas). */
+ONA_API int ona_runtime_texture_release(ona_runtime *rt, ona_texture texture);
 /* The size of a texture. Errors: ONA_ESTALE. Any thread. */
 ONA_API int ona_runtime_texture_size(ona_runtime *rt, ona_texture texture, int *width, int *height);
 /* Recompiles the sprite shaders from their files; a broken file logs file:line and keeps the

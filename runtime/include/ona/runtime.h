@@ -175,6 +175,12 @@ typedef struct ona_runtime_desc {
      * runs nothing). A file that is not a recording of this format version fails create with
      * ONA_EFORMAT (logged with the reason); ONA_ENOENT / ONA_EIO when it cannot be read. */
     const char *replay_path;
+    /* The session's random seed, below 2^53 (larger is refused: ONA_EINVAL); 0 is a seed like any
+     * other, and the default, so that every run draws the same numbers unless told otherwise (the
+     * launcher's --seed N). Each system's math.random starts from a seed made of this one, its
+     * name and its spawn order, and so do the default seeds of ona.random() and
+     * ona_random_default (ona/time.h): the same session seed replays the same sequences. */
+    uint64_t seed;
 } ona_runtime_desc;
 
 /* ona_runtime_desc.fixed_dt: always the measured wall time. */
@@ -247,7 +253,8 @@ typedef struct ona_system_stats {
     size_t memory_cap; /* 0 = none */
     uint32_t restarts;
     uint32_t errors;
-    uint32_t order_place;   /* its place in the declared order (1..), 0 when it has none */
+    uint32_t order_place;   /* its place in the declared order (1.., a topological order: every
+                               system comes after those it is after), 0 when it has none */
     uint64_t order_wait_ns; /* last frame: how long into it its predecessors kept it waiting */
 } ona_system_stats;
 
@@ -262,6 +269,9 @@ typedef struct ona_runtime_stats {
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
+    uint32_t assets;    /* files loaded (textures, sounds, fonts, shaders, music) and held */
+    uint32_t textures;  /* live textures: loaded, made, canvases, atlas pages, the built-in ones */
+    uint32_t sounds;    /* live sounds, the silent placeholder included */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */
