@@ -50,7 +50,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
            d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
-           d->seed < (1ull << 53);
+           !(d->record_path && d->replay_path) && d->seed < (1ull << 53);
 }
 
 /* --- Creation -------------------------------------------------------------------------------- */
@@ -103,7 +103,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
                 "ona_runtime_create: a desc field is out of range (threads <= %d, max_systems <= "
                 "%d, mailbox_capacity <= %u, policy, video, vsync and window size valid, fixed_dt "
                 "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64}, "
-                "seed < 2^53)",
+                "seed < 2^53, not both record_path and replay_path)",
                 ONA_MAX_THREADS, ONA_MAX_SYSTEMS, ONA_MAX_MAILBOX_CAPACITY);
         return ONA_EINVAL;
     }
@@ -132,6 +132,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     rt->desc = desc;
     rt->desc.script_roots = NULL;
     rt->desc.game_id = rt->desc.save_dir = NULL; /* copied into services.save_dir below */
+    rt->desc.record_path = rt->desc.replay_path = rt->desc.record_game = NULL; /* used below */
+    rt->desc.record_args = NULL;
     ona__services *svc = &rt->services;
     svc->core = &rt->core;
     svc->runtime = rt;
@@ -166,7 +168,15 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = ona__core_init(&rt->core, &cd);
         rt->core_ready = rc == 0;
         rt->core.services = svc; /* ona__core_init zeroed the core */
+        rt->core.digesting = desc.record_path || desc.replay_path;
     }
+    /* Early, before any system exists: the replay's file is checked before a window opens. */
+    if (rc == 0 && desc.replay_path)
+        rc = ona__replay_begin(&rt->record, desc.replay_path);
+    if (rc == 0 && desc.record_path)
+        rc = ona__record_begin(&rt->record, desc.record_path,
+                               desc.record_game ? desc.record_game : svc->roots[0],
+                               (uint32_t)desc.delivery, desc.threads, desc.record_args);
     if (rc == 0) {
         rc = ona__watchdog_start(&rt->core, &rt->services.watchdog);
         /* Which LuaJIT, and whether the turn budget can stop a JIT-compiled loop (info where it
@@ -236,6 +246,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
     rt->services.in_call = true;
     if (rt->core_ready)
         ona__trace_end(&rt->core);
+    ona__record_end(&rt->record);
     /* Systems first: their exit may still use the video and the watcher. */
     if (rt->core_ready)
         ona__core_free(&rt->core);
@@ -325,6 +336,20 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__core *core = &rt->core;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
+    /* A replay plays the recorded frame in place of the devices and of the caller's dt. */
+    const ona_event *replay = NULL;
+    uint32_t replay_count = 0;
+    if (rt->record.replaying) {
+        if (rt->record.diverged_frame)
+            return ONA_EDIVERGED;
+        const ona__rec_frame *f = ona__replay_next(&rt->record, &replay);
+        if (!f) {
+            ona_runtime_quit(rt);
+            return 0;
+        }
+        dt = f->dt;
+        replay_count = f->event_count;
+    }
     rt->services.in_call = true;
     ona__signals_enter(rt);
     uint64_t t0 = ona__now_ns();
@@ -332,7 +357,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
     ona__runtime_apply_reloads(rt);
     bool closed = false;
-    ona__video_begin_frame(&rt->services.video, &closed);
+    ona__video_begin_frame(&rt->services.video, &closed, replay, replay_count);
     if (closed)
         ona_runtime_quit(rt);
     core->in_step = true;
@@ -347,6 +372,10 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__assets_upload(&rt->services.assets); /* the frame's loads to the GPU, before its draw */
     ona__video_present(&rt->services.video, &overlay);
     ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
+    int replayed = ona__record_frame(&rt->record, core, dt, rt->services.video.events,
+                                     rt->services.video.event_count);
+    if (replayed == ONA_EDIVERGED)
+        ona_runtime_quit(rt);
     core->in_step = false;
     uint64_t end = ona__now_ns();
     if (core->tracing)
@@ -358,7 +387,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         rt->max_frame_ns = ns;
     ona__signals_leave(rt);
     rt->services.in_call = false;
-    return 0;
+    return replayed == ONA_EDIVERGED ? ONA_EDIVERGED : 0;
 }
 
 /* Whether any system can still take a turn (running, restarting, or spawned and pending). */
@@ -507,4 +536,36 @@ int ona_runtime_sound_release(ona_runtime *rt, ona_sound sound) {
     if (!rt)
         return ONA_EINVAL;
     return ona__services_sound_release(&rt->services, sound, ONA__ASSET_RUNTIME);
+}
+
+/* --- Recordings ------------------------------------------------------------------------------ */
+
+int ona_recording_info_read(const char *path, ona_recording_info *out) {
+    if (!path || !out)
+        return ONA_EINVAL;
+    memset(out, 0, sizeof *out);
+    ona__recording rec;
+    char err[1200];
+    int rc = ona__recording_load(path, &rec, err, sizeof err);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, "replay", "%s", err);
+    } else {
+        out->version = rec.version;
+        memcpy(out->runtime_version, rec.runtime_version, sizeof out->runtime_version);
+        memcpy(out->game, rec.game, sizeof out->game);
+        out->arg_count = rec.arg_count;
+        memcpy(out->args, rec.args, sizeof out->args);
+        out->frames = rec.frame_count;
+        out->ended = rec.ended;
+    }
+    ona__recording_free(&rec);
+    return rc;
+}
+
+uint64_t ona_runtime_replay_diverged(const ona_runtime *rt, char *why, size_t size) {
+    if (!rt)
+        return 0;
+    if (why && size)
+        snprintf(why, size, "%s", rt->record.diverged_frame ? rt->record.divergence : "");
+    return rt->record.diverged_frame;
 }

@@ -15,6 +15,7 @@
 
 #include "loop.h"
 #include "native.h"
+#include "record.h"
 #include "services.h"
 
 #include <signal.h>
@@ -47,6 +48,7 @@ struct ona_runtime {
     ona__hot_reload hot;                                  /* services.hot points here */
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
     ona__signals signals;
+    ona__record record; /* the session being recorded or replayed (record.c); main */
 };
 
 static inline ona_runtime *ona__runtime_of(ona__core *core) {

@@ -8,12 +8,15 @@
  * validate, bad-* must not. Assets (font, sound, music, image; the seeds are written by
  * tests/fuzz/make_asset_seeds.py): good-* must load without an error logged, bad-* must be
  * refused with an error that names the file; anything else (any-*, crash-* inputs the fuzzers
- * found, once fixed) only must not break a property.
+ * found, once fixed) only must not break a property. The recording reader's corpus
+ * (tests/fuzz/corpus/record/, through tests/fuzz/fuzz_record.c): valid-* and trunc-* (cut by a
+ * crash) must read, bad-* must be refused.
  */
 #include "test_support.h"
 
 #include "fuzz/fuzz_assets.h"
 #include "fuzz/fuzz_message.h"
+#include "fuzz/fuzz_record.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 
 #define CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/message"
 #define ASSET_CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/"
+#define RECORD_CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/record"
 
 /* Reads a whole file into an exactly sized heap block (so ASan sees any read past its end). */
 static uint8_t *read_file(const char *path, size_t *size) {
@@ -141,6 +145,33 @@ START_TEST(test_corpus_music_replays) {
 }
 END_TEST
 
+START_TEST(test_corpus_record_replays) {
+    DIR *d = opendir(RECORD_CORPUS);
+    ck_assert_msg(d != NULL, "no corpus at %s", RECORD_CORPUS);
+    int valid = 0, bad = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", RECORD_CORPUS, e->d_name);
+        size_t size;
+        uint8_t *bytes = read_file(path, &size);
+        int rc = ona_fuzz_record(bytes, size);
+        free(bytes);
+        if (strncmp(e->d_name, "valid-", 6) == 0 || strncmp(e->d_name, "trunc-", 6) == 0) {
+            ck_assert_msg(rc == 0, "%s: %s", e->d_name, ona_strerror(rc));
+            valid++;
+        } else if (strncmp(e->d_name, "bad-", 4) == 0) {
+            ck_assert_msg(rc == ONA_EFORMAT, "%s was accepted", e->d_name);
+            bad++;
+        }
+    }
+    closedir(d);
+    ck_assert_int_ge(valid, 3);
+    ck_assert_int_ge(bad, 4);
+}
+END_TEST
+
 /* PNGs of three colour types decode; a bad CRC, a cut file, no pixels, PNM and JPEG do not. */
 START_TEST(test_corpus_images_replay) {
     int good, bad;
@@ -158,6 +189,7 @@ int main(void) {
     tcase_add_test(tc, test_corpus_sounds_replay);
     tcase_add_test(tc, test_corpus_music_replays);
     tcase_add_test(tc, test_corpus_images_replay);
+    tcase_add_test(tc, test_corpus_record_replays);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

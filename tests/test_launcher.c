@@ -21,6 +21,7 @@
 
 
 #define PINGPONG ONA_SOURCE_DIR "/samples/pingpong"
+#define INVADERS ONA_SOURCE_DIR "/samples/invaders"
 
 /* A game whose main.lua reports how many key=value pairs it got (and the sum of the numbers),
  * then quits. */
@@ -593,6 +594,71 @@ START_TEST(test_launcher_screenshot_game_quit_first) {
 }
 END_TEST
 
+/* --- --record and --replay ------------------------------------------------------------------ */
+
+static char *slurp(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "no %s", path);
+    fseek(f, 0, SEEK_END);
+    *size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *bytes = malloc(*size + 1);
+    ck_assert_uint_eq(fread(bytes, 1, *size, f), *size);
+    fclose(f);
+    return bytes;
+}
+
+START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
+    tmp_make();
+    char rec[128], shot[128], again[128], game[128], cmd[512];
+    snprintf(rec, sizeof rec, "%s/run.onarec", tmp);
+    snprintf(shot, sizeof shot, "%s/recorded.png", tmp);
+    snprintf(again, sizeof again, "%s/replayed.png", tmp);
+    snprintf(game, sizeof game, "%s/invaders", tmp);
+    result r = run_ona((const char *[]){INVADERS, "--headless", "--no-watch", "--no-audio",
+                                        "--workers", "2", "--frames", "30", "--size", "224x256",
+                                        "--screenshot", shot, "--record", rec, "autoplay=1", NULL});
+    ASSERT_EXIT(r, 0);
+    result_free(&r);
+    size_t shot_size, again_size;
+    char *recorded = slurp(shot, &shot_size);
+    /* The recording names the game and its arguments; the replay on 1 and 4 workers draws the
+     * same picture, byte for byte. */
+    for (int workers = 1; workers <= 4; workers *= 4) {
+        char w[16];
+        snprintf(w, sizeof w, "%d", workers);
+        r = run_ona((const char *[]){"--replay", rec, "--headless", "--no-watch", "--no-audio",
+                                     "--workers", w, "--frames", "30", "--size", "224x256",
+                                     "--screenshot", again, NULL});
+        ASSERT_EXIT(r, 0);
+        result_free(&r);
+        char *replayed = slurp(again, &again_size);
+        ck_assert_uint_eq(again_size, shot_size);
+        ck_assert_msg(memcmp(recorded, replayed, shot_size) == 0, "%d workers: not the same", workers);
+        free(replayed);
+    }
+    free(recorded);
+    /* A copy of the game with one line changed diverges where the change first shows. */
+    snprintf(cmd, sizeof cmd,
+             "cp -r '%s' '%s' && sed -i 's/C.laser_speed = 300/C.laser_speed = 301/' "
+             "'%s/config.lua'",
+             INVADERS, game, game);
+    ck_assert_int_eq(system(cmd), 0);
+    r = run_ona((const char *[]){"--replay", rec, game, "--headless", "--no-watch", "--no-audio",
+                                 "--frames", "30", "--size", "224x256", NULL});
+    ASSERT_EXIT(r, 1);
+    /* Frame 2: the first frame whose draws the faster laser changes (autoplay fires at once). */
+    ASSERT_HAS(r.err, "ona: replay diverged at frame 2: 'bullets' drew");
+    result_free(&r);
+    /* Not a recording: a clear error, exit 1. */
+    r = run_ona((const char *[]){"--replay", shot, "--headless", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "not an Ona recording");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("launcher");
     TCase *about = tcase_create("about");
@@ -614,6 +680,7 @@ int main(void) {
     tcase_add_test(tc, test_launcher_screenshot_unwritable_folder);
     tcase_add_test(tc, test_launcher_screenshot_write_failure_fails_the_run);
     tcase_add_test(tc, test_launcher_screenshot_game_quit_first);
+    tcase_add_test(tc, test_launcher_replay_is_identical_and_names_a_divergence);
     suite_add_tcase(s, tc);
     /* 14,100 spawns: about a minute under TSan. */
     TCase *many = tcase_create("many");

@@ -26,6 +26,7 @@
 
 #include "common.h"
 #include "delivery.h"
+#include "digest.h"
 #include "mailbox.h"
 #include "message.h"
 #include "order.h"
@@ -171,6 +172,11 @@ struct ona__system {
     ona__stage stage;
     ona__tally tally;
 
+    /* --- record (digest.h): what its turns took and gave this frame while the runtime records
+     * or replays; the turn's, read and cleared by main between frames --- */
+    uint64_t digest[ONA__DIGEST_KINDS];
+    uint32_t digest_count[ONA__DIGEST_KINDS];
+
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
     /* Who spawned it (the system whose code ran on the spawning thread, NULL outside any) and
      * its number among that spawner's children (or among spawns from outside): the merge gives
@@ -183,6 +189,14 @@ struct ona__system {
     uint32_t restart_limit;
     uint64_t restart_frame;
 };
+
+/* Folds one item of `kind` (ONA__DIGEST_*) into the system's digest of this frame. The
+ * system's own turn only; callers check `core->digesting` first. */
+static inline void ona__system_digest(ona__system *sys, int kind, uint64_t what) {
+    sys->digest[kind] = ona__digest_word(sys->digest[kind] ? sys->digest[kind] : ONA__DIGEST_SEED,
+                                         what);
+    sys->digest_count[kind]++;
+}
 
 /* Scheduler states (`run`). Transitions out of the PARKED states race between the parking thread
  * and wakers, so they are CASes. */

@@ -48,6 +48,9 @@ struct ona__core {
     /* The services of this runtime (set by the assembly after ona__core_init), which the hosts
      * reach from a system as sys->core->services. Opaque here. */
     struct ona__services *services;
+    /* A recording is made or replayed (digest.h): turns fold their messages, draws and sounds
+     * into their systems' digests. Set by the assembly at create, read-only after. */
+    bool digesting;
     /* The hosts the assembly registered (actor.h, ONA__HOST_*; NULL: none in that slot) and the
      * per-runtime state each one's prepare made, opaque here. Main writes them at create and
      * destroy; any thread reads them in between. */

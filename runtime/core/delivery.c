@@ -270,8 +270,12 @@ int ona__delivery_take(ona__system *sys) {
         st->drained = st->gathered; /* it asked for more than this turn had: it keeps up */
         return ONA_EEMPTY;
     }
+    uint32_t from = st->items[st->head].stamp.order; /* the sender's spawn order + 1 */
     sys->inbox = st->items[st->head++].msg;
     sys->messages_in++;
+    if (sys->core->digesting) /* a recording's digest: who sent what, in the order taken */
+        ona__system_digest(sys, ONA__DIGEST_RECEIVED,
+                           ona__digest_message(from, &sys->inbox, sys->core));
     return 0;
 }
 

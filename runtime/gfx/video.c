@@ -224,7 +224,8 @@ void ona__video_request_window(ona__video *v, const ona_window_desc *desc) {
     uv_mutex_unlock(&v->lock);
 }
 
-void ona__video_begin_frame(ona__video *v, bool *quit) {
+void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
+                            uint32_t replay_count) {
     uv_mutex_lock(&v->lock);
     bool configure = v->window_pending;
     ona_window_desc desc = v->pending_window;
@@ -242,14 +243,26 @@ void ona__video_begin_frame(ona__video *v, bool *quit) {
         v->height = desc.height;
     }
     v->event_count = 0;
-    for (uint32_t i = 0; i < v->injected_count && v->event_count < ONA__MAX_EVENTS; i++)
-        v->events[v->event_count++] = v->injected[i];
-    v->injected_count = 0;
-    if (v->window)
-        v->event_count += ona__window_poll(v->window, &v->pads, v->events + v->event_count,
-                                           ONA__MAX_EVENTS - v->event_count);
-    v->event_count += ona__gamepads_update(&v->pads, v->events + v->event_count,
-                                           ONA__MAX_EVENTS - v->event_count);
+    if (replay) {
+        /* The devices' events are dropped (a closed window still ends the replay). */
+        uint32_t n = v->window ? ona__window_poll(v->window, &v->pads, v->events, ONA__MAX_EVENTS)
+                               : 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (v->events[i].type == ONA_EVENT_QUIT)
+                *quit = true;
+        v->injected_count = 0;
+        v->event_count = ONA_MIN(replay_count, (uint32_t)ONA__MAX_EVENTS);
+        memcpy(v->events, replay, v->event_count * sizeof *replay);
+    } else {
+        for (uint32_t i = 0; i < v->injected_count && v->event_count < ONA__MAX_EVENTS; i++)
+            v->events[v->event_count++] = v->injected[i];
+        v->injected_count = 0;
+        if (v->window)
+            v->event_count += ona__window_poll(v->window, &v->pads, v->events + v->event_count,
+                                               ONA__MAX_EVENTS - v->event_count);
+        v->event_count += ona__gamepads_update(&v->pads, v->events + v->event_count,
+                                               ONA__MAX_EVENTS - v->event_count);
+    }
     for (uint32_t i = 0; i < v->event_count; i++) {
         const ona_event *e = &v->events[i];
         apply_input(v, e);

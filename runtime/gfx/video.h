@@ -124,8 +124,12 @@ typedef struct ona__overlay {
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads);
 void ona__video_free(ona__video *v);
 /* Main, before the turns: polls the window, takes injected events, updates input state (and the
- * gamepads' snapshot, appending their axis events). Sets *quit when the window was closed. */
-void ona__video_begin_frame(ona__video *v, bool *quit);
+ * gamepads' snapshot, appending their axis events). Sets *quit when the window was closed.
+ * `replay` (a replayed frame's events, `replay_count` of them; non-NULL even when there are
+ * none) takes the place of every device and of injected events: the window is still polled, to
+ * keep it alive and to see it closed, but its events are dropped, and gamepads are not read. */
+void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
+                            uint32_t replay_count);
 /* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
 /* Main, after the turns and the uploads (ona__textures_upload, ona__video_shaders_build): applies

@@ -13,13 +13,30 @@
 #include "shapes.h"
 #include "text.h"
 
-int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
+static int push_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
                      uint32_t count) {
     ona__render_queue *q =
         ona__video_queue(&ona__services_of(sys)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
     return ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, sprites, count);
+}
+
+/* A recording's digest of a draw: the key without its texture and canvas ids (handles are made
+ * in load order, which may differ between thread counts) and the sprites' bytes. */
+static void digest_draw(ona__system *sys, const ona__draw_key *key, const void *bytes,
+                        size_t size) {
+    uint64_t h = ona__digest_word(ONA__DIGEST_SEED, (uint64_t)(uint32_t)key->layer);
+    h = ona__digest_word(h, ((uint64_t)key->blend << 32) | key->shader);
+    ona__system_digest(sys, ONA__DIGEST_DREW, ona__digest_bytes(h, bytes, size));
+}
+
+int ona__system_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
+                     uint32_t count) {
+    int rc = push_draw(sys, key, sprites, count);
+    if (rc == 0 && sys->core->digesting)
+        digest_draw(sys, key, sprites, (size_t)count * sizeof *sprites);
+    return rc;
 }
 
 typedef struct print_target {
@@ -30,8 +47,8 @@ typedef struct print_target {
 /* Hands a print's sprites to the system's render queue. */
 static int print_emit(void *user, uint32_t texture, const ona_sprite *sprites, uint32_t count) {
     print_target *to = user;
-    return ona__system_draw(to->sys, &(ona__draw_key){.layer = to->layer, .texture = texture},
-                            sprites, count);
+    return push_draw(to->sys, &(ona__draw_key){.layer = to->layer, .texture = texture}, sprites,
+                     count);
 }
 
 int ona__system_print(ona__system *sys, ona_font font, const char *text, size_t length, float x,
@@ -41,7 +58,18 @@ int ona__system_print(ona__system *sys, ona_font font, const char *text, size_t 
     if (!ona__video_queue(&s->video, ona__runq_thread_index()))
         return ONA_ETHREAD;
     print_target to = {sys, desc ? desc->layer : 0};
-    return ona__text_print(s->video.fonts, font, text, length, x, y, desc, print_emit, &to);
+    int rc = ona__text_print(s->video.fonts, font, text, length, x, y, desc, print_emit, &to);
+    if (rc == 0 && sys->core->digesting) {
+        /* Printed text is digested as what was asked, not its glyph sprites: where a glyph lands
+         * in the atlas depends on which thread made it first. */
+        ona_text_desc d = desc ? *desc : (ona_text_desc){0};
+        float place[4] = {x, y, d.width, d.scale};
+        uint64_t h = ona__digest_bytes(ONA__DIGEST_SEED, place, sizeof place);
+        h = ona__digest_word(h, ((uint64_t)d.align << 33) | ((uint64_t)d.wrap << 32) | d.tint);
+        digest_draw(sys, &(ona__draw_key){.layer = d.layer}, text, length);
+        sys->digest[ONA__DIGEST_DREW] = ona__digest_word(sys->digest[ONA__DIGEST_DREW], h);
+    }
+    return rc;
 }
 
 int ona__system_draw_tilemap(ona__system *sys, const ona__draw_key *key, const ona_tilemap *map,

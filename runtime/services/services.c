@@ -112,7 +112,30 @@ int ona__services_music_cmd(bool start, double volume, double fade, bool loop, o
     return ona__audio_music_cmd(start, volume, fade, loop, cmd, why);
 }
 
+/* How many bytes of `path` are the script root it lies under, or (a path resolved elsewhere)
+ * its folders. */
+static size_t root_prefix(const ona__services *s, const char *path) {
+    for (uint32_t i = 0; i < s->root_count; i++) {
+        size_t n = strlen(s->roots[i]);
+        if (strncmp(path, s->roots[i], n) == 0 && path[n] == '/')
+            return n + 1;
+    }
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
 int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
                            uint64_t *voice) {
-    return ona__audio_push(&ona__services_of(sys)->audio, sys, cmd, path, voice);
+    int rc = ona__audio_push(&ona__services_of(sys)->audio, sys, cmd, path, voice);
+    if (rc == 0 && sys->core->digesting) {
+        /* A recording's digest of the command: what it asks, not the handles it carries. */
+        float f[4] = {cmd->volume, cmd->pan, cmd->pitch, cmd->fade};
+        uint64_t h = ona__digest_bytes(ONA__DIGEST_SEED, f, sizeof f);
+        h = ona__digest_word(h, ((uint64_t)cmd->op << 16) | ((uint64_t)cmd->group << 8) | cmd->loop);
+        if (path) /* relative to its script root: a replay may run the game from elsewhere */
+            h = ona__digest_bytes(h, path + root_prefix(ona__services_of(sys), path),
+                                  strlen(path + root_prefix(ona__services_of(sys), path)));
+        ona__system_digest(sys, ONA__DIGEST_PLAYED, h);
+    }
+    return rc;
 }

@@ -20,6 +20,7 @@ enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
 
 typedef struct ona__launcher_options {
     const char *target, *screenshot, *trace, *save_dir;
+    const char *record, *replay; /* --record FILE, --replay FILE */
     const char *pairs[MAX_PAIRS];
     int pair_count;
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */

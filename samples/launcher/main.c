@@ -5,7 +5,8 @@
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
- *       [--save-dir PATH] [--max-systems N] [--seed N] [key=value ...]
+ *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
+ *       [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -74,6 +75,20 @@ int main(int argc, char **argv) {
         return status;
     if (o.screenshot && !ona__launcher_shot_path_usable(o.screenshot))
         return 1;
+    /* A replay runs the game its recording names, with its arguments, unless told otherwise. */
+    static ona_recording_info info;
+    if (o.replay) {
+        if (ona_recording_info_read(o.replay, &info) != 0)
+            return 1; /* the reason is logged */
+        if (!o.target)
+            o.target = info.game;
+        for (const char *a = info.args; o.pair_count == 0 && a < info.args + sizeof info.args &&
+                                        *a && o.pair_count < MAX_PAIRS;
+             a += strlen(a) + 1)
+            o.pairs[o.pair_count++] = a;
+    }
+    const char *pairs[MAX_PAIRS + 1] = {0};
+    memcpy(pairs, o.pairs, (size_t)o.pair_count * sizeof *pairs);
 
     /* A folder runs its main.lua with the folder as the script root; a file runs itself with its
      * folder as the root. */
@@ -142,6 +157,10 @@ int main(int argc, char **argv) {
         .fixed_dt = o.fixed_dt,
         .max_fps = o.max_fps,
         .delivery = o.delivery,
+        .record_path = o.record,
+        .record_game = o.target,
+        .record_args = pairs,
+        .replay_path = o.replay,
         /* A run of a set number of frames is a recording: the fixed step, as headless. */
         .fixed_step_default = o.frames > 0,
         .game_id = game_id,
@@ -226,6 +245,13 @@ int main(int argc, char **argv) {
     ona__launcher_shot s = {0};
     rc = run_loop(rt, o.frames, screenshot, o.stats, &s);
     int exit_status = 0;
+    if (rc == ONA_EDIVERGED) {
+        char why[512];
+        uint64_t at = ona_runtime_replay_diverged(rt, why, sizeof why);
+        fprintf(stderr, "ona: replay diverged at frame %llu: %s\n", (unsigned long long)at, why);
+        rc = 0;
+        exit_status = 1;
+    }
     if (o.trace) {
         if (ona_runtime_trace_end(rt) == 0) {
             fprintf(stderr, "ona: trace written to %s (open it in https://ui.perfetto.dev)\n",

@@ -48,6 +48,9 @@ static void usage(FILE *to) {
                 "                     in a window, none headless)\n"
                 "  --save-dir PATH    where ona.save writes (default: $XDG_DATA_HOME/ona/<game>\n"
                 "                     or ~/.local/share/ona/<game>)\n"
+                "  --record FILE      record the session's input and digests into FILE\n"
+                "  --replay FILE      replay a recording (its game unless one is given); stops\n"
+                "                     with exit status 1 where the game now does otherwise\n"
                 "  --max-systems N    how many systems may exist at once, 1 to 1048575\n"
                 "                     (default 4096)\n"
                 "  --seed N           the session's random seed, 0 to 2^53 - 1: every system's\n"
@@ -101,6 +104,8 @@ enum {
     OPT_MAX_SYSTEMS,
     OPT_SEED,
     OPT_DELIVERY,
+    OPT_RECORD,
+    OPT_REPLAY,
 };
 
 static const struct option long_options[] = {
@@ -124,6 +129,8 @@ static const struct option long_options[] = {
     {"max-systems", required_argument, NULL, OPT_MAX_SYSTEMS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"delivery", required_argument, NULL, OPT_DELIVERY},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"replay", required_argument, NULL, OPT_REPLAY},
     {NULL, 0, NULL, 0},
 };
 
@@ -152,6 +159,8 @@ static const char *option_needs(int val) {
     case OPT_SCREENSHOT:
         return "a PNG path";
     case OPT_TRACE:
+    case OPT_RECORD:
+    case OPT_REPLAY:
         return "a file path";
     case OPT_MEMORY_CAP:
         return "a size such as 512M or 2G (at least 1M), or none";
@@ -391,10 +400,18 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
             break;
         case OPT_SCREENSHOT:
         case OPT_TRACE:
-            if (!path_fits(c == OPT_TRACE ? "the --trace path" : "the --screenshot path", optarg))
+        case OPT_RECORD:
+        case OPT_REPLAY: {
+            char what[32];
+            snprintf(what, sizeof what, "the --%s path", option_name(c));
+            if (!path_fits(what, optarg))
                 return 2;
-            *(c == OPT_TRACE ? &o->trace : &o->screenshot) = optarg;
+            *(c == OPT_TRACE    ? &o->trace
+              : c == OPT_RECORD ? &o->record
+              : c == OPT_REPLAY ? &o->replay
+                                : &o->screenshot) = optarg;
             break;
+        }
         case ':':
             fprintf(stderr, "ona: --%s needs %s\n", option_name(optopt), option_needs(optopt));
             return 2;
@@ -419,7 +436,11 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
                 MAX_PAIRS);
         return 2;
     }
-    if (!o->target) {
+    if (o->record && o->replay) {
+        fprintf(stderr, "ona: --record and --replay cannot be used together\n");
+        return 2;
+    }
+    if (!o->target && !o->replay) { /* a replay's recording names its game */
         usage(stderr);
         return 2;
     }

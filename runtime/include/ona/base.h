@@ -78,7 +78,8 @@ ONA_API const char *ona_build_type(void);
     X(ONA_EDEADLOCK, -15, "systems are blocked on each other")                                    \
     X(ONA_ETHREAD, -16, "called from the wrong thread")                                           \
     X(ONA_EGFX, -17, "graphics error")                                                            \
-    X(ONA_EBUSY, -18, "resource is busy")
+    X(ONA_EBUSY, -18, "resource is busy")                                                         \
+    X(ONA_EDIVERGED, -19, "the replay diverged from its recording")
 
 typedef enum ona_error {
     ONA_OK = 0,

@@ -157,6 +157,24 @@ typedef struct ona_runtime_desc {
     const char *save_dir;
     /* How messages reach systems (see ona_delivery); 0 = ORDERED. */
     ona_delivery delivery;
+    /* --- recording and replaying a session (see "Recordings" below) --- */
+    /* Records every frame's input events and dt, and a digest per system of what it received,
+     * drew and played, into this file (created or replaced; written and flushed every frame,
+     * closed by ona_runtime_destroy). NULL = no recording. Not with replay_path. */
+    const char *record_path;
+    /* What the recording names as its game (the launcher's game folder) and the key=value
+     * arguments the game was given (NULL-terminated; NULL = none): written in its header for a
+     * replay to find them (ona_recording_info_read). NULL record_game = the first script root. */
+    const char *record_game;
+    const char *const *record_args;
+    /* Replays this recording: each ona_runtime_step takes the recorded frame's events and dt in
+     * place of the devices' (and of ona_runtime_push_event's) and of its own dt, and checks the
+     * systems' digests against the recorded ones. The first frame that differs stops the replay:
+     * that step returns ONA_EDIVERGED (so does every later one) and ona_runtime_replay_diverged
+     * says where and what. After the last recorded frame the runtime asks to quit (the step
+     * runs nothing). A file that is not a recording of this format version fails create with
+     * ONA_EFORMAT (logged with the reason); ONA_ENOENT / ONA_EIO when it cannot be read. */
+    const char *replay_path;
     /* The session's random seed, below 2^53 (larger is refused: ONA_EINVAL); 0 is a seed like any
      * other, and the default, so that every run draws the same numbers unless told otherwise (the
      * launcher's --seed N). Each system's math.random starts from a seed made of this one, its
@@ -298,7 +316,8 @@ ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
  * Returns 0, or ONA_EINVAL (dt negative, infinite or NaN) / ONA_ETHREAD (another thread, or
- * inside a callback) for misuse. Script errors do not fail a step. */
+ * inside a callback) for misuse. Script errors do not fail a step. While replaying, `dt` is
+ * ignored for the recorded one, and ONA_EDIVERGED says the replay diverged (see replay_path). */
 ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
 /* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:
@@ -382,6 +401,33 @@ ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *
 ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
 ONA_API void ona_ctx_quit(ona_ctx *ctx);
+
+/* --- Recordings -------------------------------------------------------------------------------
+ * A recording (ona_runtime_desc.record_path, `ona --record`) holds a session's inputs: its
+ * header (format version, runtime version, game, args), then per frame the dt, the input events
+ * and a digest per system of what it received, drew and played. The format is documented at
+ * the top of runtime/services/record_format.c. */
+
+/* What a recording's header says, and how many frames it holds. */
+typedef struct ona_recording_info {
+    uint32_t version;         /* the file format's version */
+    char runtime_version[32]; /* the Ona that recorded it ("0.1.0") */
+    char game[1024];          /* the game it names (record_game) */
+    uint32_t arg_count;
+    char args[4096]; /* its key=value arguments, each NUL-terminated, one after another */
+    uint32_t frames; /* whole frames in the file */
+    bool ended;      /* the session closed cleanly (else it was cut short, e.g. by a crash) */
+} ona_recording_info;
+
+/* Reads the recording at `path` into *out. Any thread. Errors: ONA_EINVAL, ONA_ENOENT,
+ * ONA_EIO, ONA_ENOMEM, ONA_EFORMAT (not a recording, another format version, corrupt; the
+ * reason is logged). */
+ONA_API int ona_recording_info_read(const char *path, ona_recording_info *out);
+
+/* While replaying: the frame where the replay diverged (0 while it has not), with what differed
+ * written to `why` (may be NULL), e.g. "'collisions' received 3 messages in the recording, 4
+ * now". Main thread. */
+ONA_API uint64_t ona_runtime_replay_diverged(const ona_runtime *rt, char *why, size_t size);
 
 #ifdef __cplusplus
 }

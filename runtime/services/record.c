@@ -1,0 +1,252 @@
+/*
+ * record.c: recording a runtime's session and replaying it (record.h); the file format is
+ * record_format.c's.
+ *
+ * Design note. Under ordered delivery a game is a function of its inputs: each frame's events
+ * and dt (and the game's files, args and seeds). Recording writes those per frame, with a digest
+ * of what every system took and gave in the frame (digest.h), and flushes the file after each
+ * frame, so a crash loses at most the frame it happened in. Replaying feeds the recorded events
+ * and dt in place of the devices and compares each frame's digests with the recorded ones; the
+ * first difference names the frame, the system (by spawn order, which is the same on every
+ * thread count) and what differed, and stops the replay. Everything here runs on main between
+ * frames; the systems' digests are only read after the frame's turns, when no turn runs.
+ */
+#include "record.h"
+
+#include "actor.h"
+
+#include <errno.h>
+
+static void record_fail(ona__record *r, const char *what) {
+    ona_log(ONA_LOG_ERROR, "record", "%s %s: %s; the recording stops here", what, r->path,
+            strerror(errno));
+    if (r->out)
+        fclose(r->out);
+    r->out = NULL;
+    r->recording = false;
+}
+
+/* Writes the buffer's chunks and flushes them, so what was recorded survives a crash. */
+static void record_flush(ona__record *r) {
+    if (!r->out)
+        return;
+    if (r->buf.failed) {
+        errno = ENOMEM;
+        record_fail(r, "out of memory recording to");
+    } else if (fwrite(r->buf.bytes, 1, r->buf.size, r->out) != r->buf.size ||
+               fflush(r->out) != 0) {
+        record_fail(r, "cannot write");
+    }
+    r->buf.size = 0;
+}
+
+int ona__record_begin(ona__record *r, const char *path, const char *game, uint32_t delivery,
+                      uint32_t threads, const char *const *args) {
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->out = fopen(path, "wb");
+    if (!r->out) {
+        ona_log(ONA_LOG_ERROR, "record", "cannot create the recording %s: %s", path,
+                strerror(errno));
+        return ONA_EIO;
+    }
+    r->recording = true;
+    if (delivery == ONA_DELIVERY_IMMEDIATE)
+        ona_log(ONA_LOG_WARN, "record",
+                "recording under immediate delivery: what systems receive depends on timing, so "
+                "a replay may diverge (ordered delivery is deterministic)");
+    ona__rec_put_header(&r->buf, game, delivery, threads, args);
+    record_flush(r);
+    return r->recording ? 0 : ONA_EIO;
+}
+
+int ona__replay_begin(ona__record *r, const char *path) {
+    char err[1200];
+    int rc = ona__recording_load(path, &r->rec, err, sizeof err);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, "replay", "%s", err);
+        ona__recording_free(&r->rec);
+        return rc;
+    }
+    if (strcmp(r->rec.runtime_version, ONA_VERSION_STRING) != 0)
+        ona_log(ONA_LOG_WARN, "replay", "%s was recorded by Ona %s; this is %s", path,
+                r->rec.runtime_version, ONA_VERSION_STRING);
+    if (r->rec.truncated)
+        ona_log(ONA_LOG_WARN, "replay",
+                "%s stops inside a chunk (a crash while recording?): replaying its %u whole "
+                "frames",
+                path, r->rec.frame_count);
+    r->replaying = true;
+    return 0;
+}
+
+const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events) {
+    if (r->next >= r->rec.frame_count) {
+        if (!r->ended_logged)
+            ona_log(ONA_LOG_INFO, "replay", "the recording ends after %u frames",
+                    r->rec.frame_count);
+        r->ended_logged = true;
+        return NULL;
+    }
+    static const ona_event none[1];           /* a frame without events still replaces them */
+    const ona__rec_frame *f = &r->rec.frames[r->next];
+    *events = r->rec.events ? r->rec.events + f->first_event : none;
+    return f;
+}
+
+/* This frame's digests, one entry per system that did something, in spawn order; the systems'
+ * digests are cleared for the next frame. */
+static int gather(ona__record *r, ona__core *core) {
+    r->now_count = 0;
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
+        ona__rec_digest d = {.order = sys->spawn_order};
+        for (int k = 0; k < ONA__DIGEST_KINDS; k++)
+            if (sys->digest_count[k]) {
+                d.mask |= (uint8_t)(1u << k);
+                d.count[k] = sys->digest_count[k];
+                d.hash[k] = (uint32_t)sys->digest[k];
+            }
+        memset(sys->digest, 0, sizeof sys->digest);
+        memset(sys->digest_count, 0, sizeof sys->digest_count);
+        if (!d.mask)
+            continue;
+        if (r->now_count == r->now_cap) {
+            uint32_t cap = r->now_cap ? r->now_cap * 2 : 64;
+            ona__rec_digest *grown = ona__realloc(r->now, cap * sizeof *grown);
+            if (!grown)
+                return ONA_ENOMEM;
+            r->now = grown;
+            r->now_cap = cap;
+        }
+        r->now[r->now_count++] = d;
+    }
+    return 0;
+}
+
+static const char *system_name(const ona__record *r, ona__core *core, uint32_t order) {
+    const char *name = ona__recording_system_name(&r->rec, order);
+    for (uint32_t i = 0; !name && i < core->system_count; i++)
+        if (core->systems[i]->spawn_order == order)
+            name = core->systems[i]->name;
+    return name ? name : "?";
+}
+
+static const char *const kind_verbs[ONA__DIGEST_KINDS] = {"received", "drew", "played"};
+static const char *const kind_nouns[ONA__DIGEST_KINDS] = {"messages", "draw calls",
+                                                          "sound commands"};
+
+/* Writes what differs between a recorded digest and this run's for one system (either may be
+ * empty: the system did nothing that frame). */
+static void describe(ona__record *r, ona__core *core, const ona__rec_digest *was,
+                     const ona__rec_digest *now) {
+    uint32_t order = was ? was->order : now->order;
+    const char *name = system_name(r, core, order);
+    ona__rec_digest none = {0};
+    was = was ? was : &none;
+    now = now ? now : &none;
+    for (int k = 0; k < ONA__DIGEST_KINDS; k++) {
+        if (was->count[k] != now->count[k]) {
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' %s %u %s in the recording, %u now", name, kind_verbs[k],
+                     was->count[k], kind_nouns[k], now->count[k]);
+            return;
+        }
+        if (was->hash[k] != now->hash[k]) {
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' %s %u %s, as recorded, but not the same ones", name, kind_verbs[k],
+                     now->count[k], kind_nouns[k]);
+            return;
+        }
+    }
+}
+
+static bool same(const ona__rec_digest *a, const ona__rec_digest *b) {
+    return a->mask == b->mask && memcmp(a->count, b->count, sizeof a->count) == 0 &&
+           memcmp(a->hash, b->hash, sizeof a->hash) == 0;
+}
+
+/* Compares this frame's digests with the recorded frame's: the first system, in spawn order,
+ * whose digests differ. */
+static int compare(ona__record *r, ona__core *core, const ona__rec_frame *f) {
+    const ona__rec_digest *was = r->rec.digests ? r->rec.digests + f->first_digest : NULL;
+    uint32_t i = 0, j = 0;
+    while (i < f->digest_count || j < r->now_count) {
+        const ona__rec_digest *a = i < f->digest_count ? &was[i] : NULL;
+        const ona__rec_digest *b = j < r->now_count ? &r->now[j] : NULL;
+        if (a && b && a->order == b->order) {
+            if (!same(a, b)) {
+                describe(r, core, a, b);
+                return ONA_EDIVERGED;
+            }
+            i++, j++;
+            continue;
+        }
+        if (a && (!b || a->order < b->order))
+            describe(r, core, a, NULL);
+        else
+            describe(r, core, NULL, b);
+        return ONA_EDIVERGED;
+    }
+    return 0;
+}
+
+static bool named(ona__record *r, uint32_t order) {
+    uint32_t word = order / 32;
+    if (word >= r->named_words) {
+        uint32_t n = word + 1 > r->named_words * 2 ? word + 1 : r->named_words * 2;
+        uint32_t *grown = ona__realloc(r->named, n * sizeof *grown);
+        if (!grown)
+            return true; /* the name is left out; the frames are still written */
+        memset(grown + r->named_words, 0, (n - r->named_words) * sizeof *grown);
+        r->named = grown;
+        r->named_words = n;
+    }
+    bool was = r->named[word] & (1u << (order % 32));
+    r->named[word] |= 1u << (order % 32);
+    return was;
+}
+
+int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
+                      uint32_t event_count) {
+    if (!r->recording && !r->replaying)
+        return 0;
+    if (gather(r, core) != 0) {
+        ona_log(ONA_LOG_ERROR, "record", "out of memory gathering frame %llu's digests",
+                (unsigned long long)core->frame);
+        return ONA_ENOMEM;
+    }
+    if (r->replaying) {
+        const ona__rec_frame *f = &r->rec.frames[r->next++];
+        int rc = compare(r, core, f);
+        if (rc && !r->diverged_frame) {
+            r->diverged_frame = f->frame;
+            ona_log(ONA_LOG_DEBUG, "replay", "replay diverged at frame %llu: %s",
+                    (unsigned long long)f->frame, r->divergence);
+        }
+        return rc;
+    }
+    for (uint32_t i = 0; i < r->now_count; i++)
+        if (!named(r, r->now[i].order))
+            for (uint32_t s = 0; s < core->system_count; s++)
+                if (core->systems[s]->spawn_order == r->now[i].order)
+                    ona__rec_put_system(&r->buf, r->now[i].order, core->systems[s]->name);
+    ona__rec_put_frame(&r->buf, core->frame, dt, events, event_count, r->now, r->now_count);
+    record_flush(r);
+    r->frames++;
+    return 0;
+}
+
+void ona__record_end(ona__record *r) {
+    if (r->out) {
+        ona__rec_put_end(&r->buf, r->frames);
+        record_flush(r);
+        if (r->out && fclose(r->out) != 0)
+            ona_log(ONA_LOG_ERROR, "record", "cannot close %s: %s", r->path, strerror(errno));
+        r->out = NULL;
+    }
+    ona__rec_buf_free(&r->buf);
+    ona__free(r->named);
+    ona__free(r->now);
+    ona__recording_free(&r->rec);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,130 @@
+/*
+ * record.h: recordings of a session (record_format.c: the file format; record.c: recording and
+ * replaying a runtime's frames). Internal to the library.
+ *
+ * Layering: services. The assembly (runtime.c) opens a recording or a replay at create, hands
+ * each frame's events and dt to it, and after the turns asks it to write or check the frame's
+ * digests, which the core keeps per system (digest.h). Main thread only.
+ */
+#ifndef ONA_RECORD_H
+#define ONA_RECORD_H
+
+#include "core.h"
+#include "ona/gfx.h"
+
+#include <stdio.h>
+
+#define ONA__RECORD_VERSION 1
+#define ONA__RECORD_MAGIC "ONAREC\0\n"
+#define ONA__RECORD_NAME_BYTES 64
+
+/* One system's digests of one frame: for each kind (ONA__DIGEST_*) in `mask`, how many items
+ * and the low 32 bits of their digest. */
+typedef struct ona__rec_digest {
+    uint32_t order; /* the system's spawn order */
+    uint8_t mask;
+    uint32_t count[ONA__DIGEST_KINDS];
+    uint32_t hash[ONA__DIGEST_KINDS];
+} ona__rec_digest;
+
+typedef struct ona__rec_frame {
+    uint64_t frame; /* the runtime's frame number (1 = the first) */
+    double dt;
+    uint32_t first_event, event_count;
+    uint32_t first_digest, digest_count;
+} ona__rec_frame;
+
+typedef struct ona__rec_system {
+    uint32_t order;
+    char name[ONA__RECORD_NAME_BYTES];
+} ona__rec_system;
+
+/* A recording read back whole (ona__recording_parse). */
+typedef struct ona__recording {
+    uint32_t version;
+    char runtime_version[32];
+    char game[1024];
+    uint32_t delivery, threads;
+    char args[4096]; /* key=value strings, each NUL-terminated, `arg_count` of them */
+    uint32_t arg_count;
+    ona__rec_frame *frames;
+    uint32_t frame_count, frame_cap;
+    ona_event *events;
+    uint32_t event_count, event_cap;
+    ona__rec_digest *digests;
+    uint32_t digest_count, digest_cap;
+    ona__rec_system *systems;
+    uint32_t system_count, system_cap;
+    bool ended;     /* the end chunk was read: the session closed cleanly */
+    bool truncated; /* the file stops inside a chunk (a crash while recording) */
+} ona__recording;
+
+/* Reads `size` untrusted bytes as a recording into *out (zeroed first): 0, or ONA_EFORMAT with
+ * the reason in `err` (not a recording, another format version, a corrupt or malformed chunk).
+ * A last chunk cut short by the file's end is not an error: `truncated` is set and what came
+ * before is kept. Never reads past `size`; allocations stay within a small multiple of `size`.
+ * Any thread. ona__recording_free releases what a parse (even a failed one) left. */
+int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out, char *err,
+                         size_t errsize);
+void ona__recording_free(ona__recording *r);
+/* Reads the file at `path` and parses it (ONA_ENOENT / ONA_EIO when it cannot be read). */
+int ona__recording_load(const char *path, ona__recording *out, char *err, size_t errsize);
+/* The name of spawn order `order` in the recording, NULL when it named none. */
+const char *ona__recording_system_name(const ona__recording *r, uint32_t order);
+
+/* A growing byte buffer the writer encodes chunks into (reused frame after frame). */
+typedef struct ona__rec_buf {
+    uint8_t *bytes;
+    size_t size, cap;
+    bool failed; /* an allocation failed: the chunk is dropped */
+} ona__rec_buf;
+
+void ona__rec_buf_free(ona__rec_buf *b);
+/* Chunk encoders (record_format.c): the header, a system's name, a frame and the end. */
+void ona__rec_put_header(ona__rec_buf *b, const char *game, uint32_t delivery, uint32_t threads,
+                         const char *const *args);
+void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name);
+void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
+                        uint32_t event_count, const ona__rec_digest *digests,
+                        uint32_t digest_count);
+void ona__rec_put_end(ona__rec_buf *b, uint64_t frames);
+
+/* --- A runtime's recording or replay (record.c) ---------------------------------------------- */
+
+typedef struct ona__record {
+    bool recording, replaying;
+    /* Recording: the file, written and flushed every frame. */
+    FILE *out;
+    char path[1024];
+    ona__rec_buf buf;
+    uint32_t *named; /* spawn orders whose name is written (a bit each) */
+    uint32_t named_words;
+    uint64_t frames;
+    /* Both: this frame's digests, gathered from the systems after the turns. */
+    ona__rec_digest *now;
+    uint32_t now_count, now_cap;
+    /* Replaying: the recording and the next frame to play. */
+    ona__recording rec;
+    uint32_t next;
+    bool ended_logged;
+    uint64_t diverged_frame; /* 0: no divergence */
+    char divergence[512];
+} ona__record;
+
+/* Opens `path` for writing and writes the header. 0, ONA_EIO (logged). */
+int ona__record_begin(ona__record *r, const char *path, const char *game, uint32_t delivery,
+                      uint32_t threads, const char *const *args);
+/* Loads the recording at `path` to replay. 0, or ONA_EFORMAT / ONA_ENOENT / ONA_EIO (logged). */
+int ona__replay_begin(ona__record *r, const char *path);
+/* Replaying: the next recorded frame (its events and dt), or NULL once the recording has no
+ * more frames. */
+const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events);
+/* After the frame's turns: gathers every system's digests (and clears them); recording writes
+ * the frame (events, dt, digests) and flushes it, replaying compares them with the recorded
+ * frame and returns ONA_EDIVERGED with `divergence` written at the first difference. */
+int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
+                      uint32_t event_count);
+/* Writes the end chunk and closes the file; frees the replay. */
+void ona__record_end(ona__record *r);
+
+#endif

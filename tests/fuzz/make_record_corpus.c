@@ -1,0 +1,80 @@
+/*
+ * make_record_corpus.c: writes the recording fuzzer's seed corpus (tests/fuzz/corpus/record/)
+ * with the runtime's own chunk encoders: valid-* recordings (one with every kind of event and
+ * digest), trunc-* ones cut inside a chunk (valid: a crash leaves them), and bad-* ones (another
+ * version, a flipped byte, no header). tests/test_fuzz_corpus.c holds each file to its name's
+ * verdict. Run by hand (built with ONA_BUILD_FUZZ): make_record_corpus <folder>.
+ */
+#include "record.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *folder;
+
+static void save(const char *name, const uint8_t *bytes, size_t size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(bytes, 1, size, f) != size || fclose(f) != 0) {
+        fprintf(stderr, "make_record_corpus: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_record_corpus <folder>\n");
+        return 2;
+    }
+    folder = argv[1];
+    const char *args[] = {"autoplay=1", "level=2", NULL};
+    ona__rec_buf b = {0};
+    ona__rec_put_header(&b, "samples/invaders", ONA_DELIVERY_ORDERED, 2, args);
+    ona__rec_put_end(&b, 0);
+    save("valid-empty", b.bytes, b.size);
+
+    b.size = 0;
+    ona__rec_put_header(&b, "game", ONA_DELIVERY_ORDERED, 4, NULL);
+    ona_event events[8] = {{0}};
+    events[0].type = ONA_EVENT_KEY_DOWN;
+    snprintf(events[0].as.key.name, sizeof events[0].as.key.name, "space");
+    events[0].as.key.scancode = 44;
+    events[1].type = ONA_EVENT_TEXT;
+    snprintf(events[1].as.text.text, sizeof events[1].as.text.text, "a");
+    events[2] = (ona_event){.type = ONA_EVENT_MOUSE_DOWN, .as.mouse = {1, 2, 0, 0, 1}};
+    events[3] = (ona_event){.type = ONA_EVENT_MOUSE_WHEEL, .as.wheel = {0, -1}};
+    events[4] = (ona_event){.type = ONA_EVENT_WINDOW_RESIZED, .as.window = {640, 480}};
+    events[5] = (ona_event){.type = ONA_EVENT_GAMEPAD_AXIS, .as.gamepad = {1, "leftx", 0.5f}};
+    events[6].type = ONA_EVENT_WINDOW_FOCUS;
+    events[7].type = ONA_EVENT_QUIT;
+    ona__rec_digest digests[2] = {
+        {.order = 1, .mask = 3, .count = {2, 1, 0}, .hash = {0xdeadbeef, 7, 0}},
+        {.order = 5, .mask = 4, .count = {0, 0, 1}, .hash = {0, 0, 42}},
+    };
+    ona__rec_put_system(&b, 1, "player");
+    ona__rec_put_system(&b, 5, "audio");
+    ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2);
+    ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1);
+    size_t cut = b.size;
+    ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0);
+    ona__rec_put_end(&b, 3);
+    save("valid-events", b.bytes, b.size);
+    save("trunc-frame", b.bytes, cut + 7);
+
+    uint8_t *copy = malloc(b.size);
+    memcpy(copy, b.bytes, b.size);
+    copy[8] = 9;
+    save("bad-version", copy, b.size);
+    memcpy(copy, b.bytes, b.size);
+    copy[cut - 10] ^= 1;
+    save("bad-flipped", copy, b.size);
+    save("bad-no-header", b.bytes, 14);
+    memcpy(copy, b.bytes, b.size);
+    copy[0] = 'X';
+    save("bad-magic", copy, b.size);
+    free(copy);
+    ona__rec_buf_free(&b);
+    return 0;
+}
