@@ -313,6 +313,46 @@ START_TEST(test_save_refuses_bad_names_and_values) {
 }
 END_TEST
 
+/* A Lua string may hold a NUL, a file name may not: "slot\0" .. i would all be slot.save. */
+static const char NUL_NAMES_LUA[] =
+    "local report\n"
+    "return { init = function(s, args) report = args.report\n"
+    "  ona.send(report, 'plain ' .. tostring(ona.save('slot', {who = 'plain'})))\n"
+    "  for i = 1, 3 do\n"
+    "    local ok, e = pcall(ona.save, 'slot\\0' .. i, {who = 'slot ' .. i})\n"
+    "    ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  end\n"
+    "  local ok, e = pcall(ona.load, 'slot\\0' .. 1)\n"
+    "  ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  ok, e = pcall(ona.save, 'a\\0/../../etc', 1)\n"
+    "  ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  ona.send(report, 'loaded ' .. tostring(ona.load('slot').who))\n"
+    "end, process = function() end }\n";
+
+START_TEST(test_save_refuses_names_with_nul) {
+    game_dir_begin("save-nul");
+    game_write("nul.lua", NUL_NAMES_LUA);
+    ona_runtime *rt = make_runtime(1);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "nul.lua", "nul", report, "", 0, 0);
+    capture_logs_begin();
+    ck_assert_int_eq(ona_runtime_run(rt, 3, 0), 0);
+    ASSERT_COLLECTED("plain true");
+    ASSERT_COLLECTED("nul.lua:5: ona.save: bad argument #1 (the save name 'slot\\0...' has "
+                     "a NUL byte at byte 5)");
+    ASSERT_COLLECTED("nul.lua:8: ona.load: bad argument #1 (the save name 'slot\\0...'");
+    ASSERT_COLLECTED("nul.lua:10: ona.save: bad argument #1 (the save name 'a\\0...' has a "
+                     "NUL byte at byte 2)");
+    ASSERT_COLLECTED("loaded plain");
+    ck_assert_msg(!collected("false true") && !collected("true true"), "a NUL name was taken:\n%s",
+                  all_text());
+    capture_logs_end();
+    ona_runtime_destroy(rt);
+    collector_free();
+    game_dir_end();
+}
+END_TEST
+
 /* --- Damaged files --------------------------------------------------------------------------- */
 
 static void patch_file(const char *path, off_t at, uint8_t byte) {
@@ -510,6 +550,7 @@ static Suite *save_suite(void) {
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_save_round_trip);
     tcase_add_test(tc, test_save_refuses_bad_names_and_values);
+    tcase_add_test(tc, test_save_refuses_names_with_nul);
     tcase_add_test(tc, test_save_corrupt_files_are_reported_not_loaded);
     tcase_add_test(tc, test_save_survives_kill_mid_save);
     tcase_add_test(tc, test_save_folder_follows_xdg);
