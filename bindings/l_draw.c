@@ -16,6 +16,7 @@
 
 #include "draw_state.h"
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -165,13 +166,15 @@ static int l_gfx_canvas_clear(lua_State *L) {
 /* ona.gfx.shader(path) -> handle | nil, message: a fragment shader from the game folder. */
 static int l_gfx_shader(lua_State *L) {
     static const char fn[] = "ona.gfx.shader";
-    const char *path = ona__lua_checkstring(L, 1, fn, NULL);
+    const char *name = ona__lua_checkstring(L, 1, fn, NULL);
+    char path[4096];
+    ona__lua_check_game_path(L, 1, fn, name,
+                             ona__services_locate(services(L), name, path, sizeof path));
     ona_shader sh;
     int rc = ona__services_shader_load(services(L), path, &sh);
     if (rc) {
         lua_pushnil(L);
-        lua_pushfstring(L, "shader %s: %s", path,
-                        rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+        lua_pushfstring(L, "shader %s: %s", path, ona__paths_why(rc, path));
         return 2;
     }
     lua_pushnumber(L, sh.id);

@@ -22,6 +22,7 @@
 
 #include "draw_state.h"
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <limits.h>
@@ -64,7 +65,8 @@ static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
-    ona__services_locate(services(sys), name, path, sizeof path);
+    ona__lua_check_game_path(L, 1, "ona.gfx.texture", name,
+                             ona__services_locate(services(sys), name, path, sizeof path));
     ona_texture tex;
     int rc = ona__services_texture_load(services(sys), path, sys->name, &tex);
     int w = 0, h = 0;
@@ -75,7 +77,8 @@ static int l_gfx_texture(lua_State *L) {
     if (rc == 0)
         return 3;
     lua_pushfstring(L, "texture %s: %s", path,
-                    rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                    rc == ONA_EFORMAT ? "not a readable image (PNG, JPEG, BMP, TGA or GIF)"
+                                      : ona__paths_why(rc, path));
     return 4;
 }
 

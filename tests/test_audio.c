@@ -586,13 +586,14 @@ END_TEST
 
 /* Music streamed from the OGG is in the output; a missing music file is logged by name. */
 START_TEST(test_audio_disk_music) {
-    game_write("dj.lua", "return {\n"
-                         "  init = function() ona.audio.music('missing.ogg') end,\n"
-                         "  process = function()\n"
-                         "    if ona.frame() == 2 then ona.audio.music('" ONA_SOURCE_DIR
-                         "/tests/audio/tone.ogg', {volume = 0.5}) end\n"
-                         "  end,\n"
-                         "}\n");
+    game_write("dj.lua",
+               "return {\n"
+               "  init = function() ona.audio.music('missing.ogg') end,\n"
+               "  process = function()\n"
+               "    if ona.frame() == 2 then ona.audio.music('tone.ogg', {volume = 0.5}) end\n"
+               "  end,\n"
+               "}\n");
+    file_save_copy(ONA_SOURCE_DIR "/tests/audio/tone.ogg", game_path("tone.ogg"));
     const char *roots[] = {game_dir(), NULL};
     ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
     ona_runtime *rt;

@@ -11,50 +11,26 @@
  */
 #include "gfx_gl_internal.h"
 #include "common.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <stdio.h>
 
 #define LOG_LINE 1024
+#define MAX_SHADER_BYTES (16u << 20) /* far past any hand-written shader */
 
-/* Reads a whole file into a NUL-terminated buffer (ona__free it). Logs and returns NULL. */
+/* Reads a whole file into a NUL-terminated buffer (ona__free it). Logs and returns NULL. Read by
+ * ona__read_file, so a FIFO or a folder in the shader's place is refused without blocking. */
 static char *read_text_file(const char *path, int *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ona_log(ONA_LOG_ERROR, path, "cannot open: %s", strerror(errno));
-        *err = ONA_EGFX;
+    uint8_t *text = NULL;
+    size_t size = 0;
+    int rc = ona__read_file(path, MAX_SHADER_BYTES, &text, &size);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, path, "cannot read the shader: %s", ona__paths_why(rc, path));
+        *err = rc == ONA_ENOMEM ? ONA_ENOMEM : ONA_EGFX;
         return NULL;
     }
-    size_t size = 0, cap = 4096;
-    char *text = ona__malloc(cap);
-    while (text) {
-        size += fread(text + size, 1, cap - 1 - size, f);
-        if (size < cap - 1)
-            break;
-        char *grown = ona__realloc(text, cap * 2);
-        if (!grown) {
-            ona__free(text);
-            text = NULL;
-            break;
-        }
-        text = grown;
-        cap *= 2;
-    }
-    bool failed = text && ferror(f);
-    fclose(f);
-    if (!text) {
-        ona_log(ONA_LOG_ERROR, path, "out of memory reading the file");
-        *err = ONA_ENOMEM;
-        return NULL;
-    }
-    if (failed) {
-        ona_log(ONA_LOG_ERROR, path, "read error");
-        ona__free(text);
-        *err = ONA_EGFX;
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
+    return (char *)text;
 }
 
 /* Rewrites a "#version 460" directive as "#version 450" in place (same length, so every line

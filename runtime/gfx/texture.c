@@ -141,7 +141,7 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
     int rc = ona__read_file(path, INT32_MAX, &file, &size);
     if (rc) {
         ona_log(ONA_LOG_ERROR, who, "texture %s: %s; drawing the placeholder instead", path,
-                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                ona__paths_why(rc, path));
         return rc;
     }
     int channels = 0;

@@ -60,7 +60,10 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     if (rc)
         return rc;
     char resolved[4096];
-    if (path)
-        ona__services_locate(ona__ctx_services(ctx), path, resolved, sizeof resolved);
+    if (path) {
+        rc = ona__services_locate(ona__ctx_services(ctx), path, resolved, sizeof resolved);
+        if (rc == ONA_EPATH || rc == ONA_ERANGE)
+            return rc; /* a name no file of the game can have */
+    }
     return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
 }

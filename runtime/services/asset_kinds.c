@@ -12,6 +12,7 @@
 
 #include "audio.h"
 #include "common.h"
+#include "paths.h"
 #include "text.h"
 #include "texture.h"
 #include "video.h"
@@ -83,12 +84,12 @@ static const ona__asset_ops font_ops = {"font", font_load, font_reload, NULL, fa
 static int shader_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
     (void)who;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ona_log(ONA_LOG_ERROR, path, "shader: no such file");
-        return ONA_ENOENT;
+    /* Looked at, not opened: opening a FIFO would block the loading thread. */
+    int rc = ona__paths_check_file(path);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, path, "shader: %s", ona__paths_why(rc, path));
+        return rc;
     }
-    fclose(f);
     return ona__video_shader_load(ctx, path, handle);
 }
 
