@@ -260,8 +260,9 @@ ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_d
 /* Adds an input event to the next frame's events, as if it came from the keyboard or mouse:
  * scripted input for tests and replays. Pushed events come first in that frame's list, in the
  * order pushed, before the window's own. A key event may give only its name ("left", "space");
- * the scancode is filled in. Errors: ONA_EINVAL, ONA_ELIMIT (more than 256 pending),
- * ONA_ETHREAD. */
+ * the scancode is filled in. A TEXT event's text and a key event's name are C strings that end
+ * with a NUL inside their 32 bytes. Errors: ONA_EINVAL (logged for a string without its NUL),
+ * ONA_ELIMIT (more than 256 pending), ONA_ETHREAD. */
 ONA_API int ona_runtime_push_event(ona_runtime *rt, const ona_event *event);
 
 /* Reloads `path` (a script, a required module, a shader or a texture file; as loaded) at the
