@@ -140,9 +140,15 @@ static int l_gfx_canvas(lua_State *L) {
     if (h != floor(h) || h < 1 || h > 16384)
         ona__lua_argerror(L, 2, fn, "height must be an integer from 1 to 16384");
     ona_texture tex;
-    int rc = ona__services_canvas(services(L), (int)w, (int)h, &tex);
+    /* The system's own: freed when it ends (killed, stopped, finished). */
+    int rc = ona__services_canvas(services(L), (int)w, (int)h, ona__lua_of(L)->sys->id, &tex);
+    if (rc == ONA_ELIMIT)
+        ona__lua_raise(L, fn,
+                       "too many canvases and textures (at most %d in all); a canvas is freed "
+                       "when the system that made it ends",
+                       ONA__MAX_TEXTURES);
     if (rc)
-        ona__lua_raise(L, fn, ona_strerror(rc));
+        ona__lua_raise(L, fn, "%s", ona_strerror(rc));
     lua_pushnumber(L, tex.id);
     return 1;
 }

@@ -32,6 +32,7 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     for (uint32_t i = 0; i < rt->core.thread_count; i++)
         out->steals += rt->core.workers[i].steals;
     out->deadlocks = rt->core.deadlocks;
+    out->canvases = rt->services.video.textures.canvases; /* main, between frames: no writer */
 }
 
 int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {

@@ -243,18 +243,66 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
     return rc;
 }
 
-int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out) {
+int ona__textures_canvas(ona__textures *t, int width, int height, uint64_t owner,
+                         ona_texture *out) {
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !out)
         return ONA_EINVAL;
     uv_mutex_lock(&t->lock);
     int rc = ONA_ELIMIT;
-    if (t->used < ONA__MAX_TEXTURES) {
+    if (t->free_count) { /* a freed canvas's slot, its generation already moved on */
+        uint32_t index = t->free_slots[--t->free_count];
+        ona__texture *s = &t->slots[index];
+        s->width = width;
+        s->height = height;
+        s->gl = s->fbo = 0;
+        s->canvas_made = false;
+        s->owner = owner;
+        t->pending++;
+        out->id = make_id(index, s->generation);
+        /* release: readers that see the id see the fields above. */
+        atomic_store_explicit(&s->id, out->id, memory_order_release);
+        rc = 0;
+    } else if (t->used < ONA__MAX_TEXTURES) {
         /* Marked a canvas before insert publishes the id (release), so readers see it. */
         t->slots[t->used].canvas = true;
+        t->slots[t->used].owner = owner;
         rc = insert(t, NULL, width, height, NULL, false, out);
     }
+    if (rc == 0)
+        t->canvases++;
     uv_mutex_unlock(&t->lock);
     return rc;
+}
+
+uint32_t ona__textures_free_canvases(ona__textures *t, ona__gfx *gfx, uint64_t owner) {
+    if (!owner)
+        return 0;
+    uint32_t freed = 0;
+    uv_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->used; i++) {
+        ona__texture *s = &t->slots[i];
+        if (!s->canvas || s->owner != owner ||
+            atomic_load_explicit(&s->id, memory_order_relaxed) == 0) /* main wrote it: as below */
+            continue;
+        if (!s->canvas_made)
+            t->pending--;
+        else if (gfx)
+            ona__gfx_canvas_free(gfx, s->gl, s->fbo);
+        s->gl = s->fbo = 0;
+        s->canvas_made = true; /* nothing for the upload to make */
+        s->owner = 0;
+        /* relaxed: no turn runs between frames, and the next turn's start orders this store
+         * before any lookup; the reuse below publishes the new id with release. */
+        atomic_store_explicit(&s->id, 0, memory_order_relaxed);
+        t->canvases--;
+        freed++;
+        if (s->generation < UINT16_MAX) { /* else retired: no handle ever comes back */
+            s->generation++;
+            t->free_slots[t->free_count++] = i;
+        }
+    }
+    uv_mutex_unlock(&t->lock);
+    return freed;
 }
 
 bool ona__textures_is_placeholder(ona__textures *t, uint32_t id) {

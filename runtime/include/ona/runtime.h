@@ -203,6 +203,7 @@ typedef struct ona_runtime_stats {
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
+    uint32_t canvases;  /* live canvases (a system's are freed when it ends) */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */
