@@ -336,11 +336,18 @@ static int l_gfx_window(lua_State *L) {
         d.title = title;
     }
     lua_pop(L, 1);
-    d.width = (int)ona__lua_opt_field(L, 1, "width", 0, fn);
-    d.height = (int)ona__lua_opt_field(L, 1, "height", 0, fn);
-    if ((d.width || d.height) &&
-        (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384))
-        ona__lua_argerror(L, 1, fn, "width and height must both be from 16 to 16384");
+    /* A size given is checked as given: width = 0 is not "no size". */
+    lua_getfield(L, 1, "width");
+    lua_getfield(L, 1, "height");
+    bool sized = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+    lua_pop(L, 2);
+    lua_Number w = ona__lua_opt_field(L, 1, "width", 0, fn);
+    lua_Number h = ona__lua_opt_field(L, 1, "height", 0, fn);
+    if (sized &&
+        !(w >= 16 && w <= 16384 && h >= 16 && h <= 16384 && w == floor(w) && h == floor(h)))
+        ona__lua_argerror(L, 1, fn, "width and height must both be whole numbers from 16 to 16384");
+    d.width = (int)w;
+    d.height = (int)h;
     lua_getfield(L, 1, "fullscreen");
     d.fullscreen = lua_toboolean(L, -1);
     lua_getfield(L, 1, "resizable");
