@@ -199,6 +199,15 @@ static int l_gfx_uniform(lua_State *L) {
     if (len == 0 || len >= sizeof s.name)
         ona__lua_argerror(L, 2, fn, "a uniform name of 1 to 31 bytes");
     memcpy(s.name, name, len + 1);
+    /* Checked on main against the built program: the report names this line and system. */
+    char line[sizeof s.at];
+    ona__lua_author_line(L, 1, line, sizeof line);
+    size_t n = strlen(line);
+    if (n >= 2 && line[n - 2] == ':')
+        line[n - 2] = '\0'; /* "u.lua:5: " -> "u.lua:5" */
+    if (snprintf(s.at, sizeof s.at, "%s in %s", line[0] ? line : "?", ona__lua_of(L)->sys->name) >=
+        (int)sizeof s.at)
+        s.at[sizeof s.at - 2] = '~'; /* cut: said so */
     if (lua_isnumber(L, 3)) {
         s.components = 1;
         s.value[0] = (float)lua_tonumber(L, 3);
