@@ -191,7 +191,9 @@ static int l_audio_music(lua_State *L) {
         char found[4096];
         ona__lua_check_game_path(L, 1, fn, name,
                                  ona__services_locate(svc, name, found, sizeof found));
-        /* Registered and watched: a change of the file restarts it (a missing one logs). */
+        /* Registered and watched: a change of the file restarts it (a missing one logs). It
+         * writes the path to open, except where there is no music kind (no audio). */
+        snprintf(path, sizeof path, "%s", found);
         ona__services_music_load(svc, found, sys->name, sys->id, path, sizeof path);
     }
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
