@@ -21,6 +21,7 @@
 #include "lua_draw_args.h"
 
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -86,16 +87,16 @@ static int l_audio_sound(lua_State *L) {
     const char *name = ona__lua_checkstring(L, 1, "ona.audio.sound", NULL);
     ona__lua *lua = ona__lua_of(L);
     char path[4096];
-    ona__services_locate(lua->svc, name, path, sizeof path);
+    ona__lua_check_game_path(L, 1, "ona.audio.sound", name,
+                             ona__services_locate(lua->svc, name, path, sizeof path));
     ona_sound s;
     int rc = ona__services_sound_load(lua->svc, path, lua->sys->name, lua->sys->id, &s);
     lua_pushnumber(L, s.id);
     if (rc == 0)
         return 1;
     lua_pushfstring(L, "sound %s: %s", path,
-                    rc == ONA_ENOENT    ? "no such file"
-                    : rc == ONA_EFORMAT ? "not a readable WAV or OGG file"
-                                        : ona_strerror(rc));
+                    rc == ONA_EFORMAT ? "not a readable WAV or OGG file"
+                                      : ona__paths_why(rc, path));
     return 2;
 }
 
@@ -184,9 +185,16 @@ static int l_audio_music(lua_State *L) {
     if (ona__services_music_cmd(name != NULL, volume, fade, loop, &cmd, &why) != 0)
         ona__lua_argerror(L, 2, fn, why);
     char path[4096];
-    if (name) { /* registered and watched: a change of the file restarts it (a missing one logs) */
+    if (name) {
         ona__system *sys = ona__lua_of(L)->sys;
-        ona__services_music_load(ona__lua_of(L)->svc, name, sys->name, sys->id, path, sizeof path);
+        ona__services *svc = ona__lua_of(L)->svc;
+        char found[4096];
+        ona__lua_check_game_path(L, 1, fn, name,
+                                 ona__services_locate(svc, name, found, sizeof found));
+        /* Registered and watched: a change of the file restarts it (a missing one logs). It
+         * writes the path to open, except where there is no music kind (no audio). */
+        snprintf(path, sizeof path, "%s", found);
+        ona__services_music_load(svc, found, sys->name, sys->id, path, sizeof path);
     }
     push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
     return 0;

@@ -14,9 +14,11 @@
 #include "common.h"
 
 #include "l_types.h"
+#include "lua_check.h"
 
 #include <lauxlib.h>
 #include <math.h>
+#include <string.h>
 
 static l_buffer *new_buffer(lua_State *L) {
     l_buffer *ud = lua_newuserdata(L, sizeof *ud);
@@ -54,48 +56,57 @@ static void push_ffi(lua_State *L) {
 }
 
 int l_buffer_new(lua_State *L) {
+    static const char fn[] = "ona.buffer";
     size_t type_len;
-    const char *ctype = luaL_checklstring(L, 1, &type_len);
-    lua_Number count = luaL_checknumber(L, 2);
+    const char *ctype = ona__lua_checkstring(L, 1, fn, &type_len);
+    lua_Number count = ona__lua_checknumber(L, 2, fn);
     if (type_len == 0 || type_len >= 64)
-        return luaL_argerror(L, 1, "C type name must be 1 to 63 bytes");
+        return ona__lua_argerror(L, 1, fn, "C type name must be 1 to 63 bytes");
     if (!(count >= 0) || count != floor(count))
-        return luaL_argerror(L, 2, "count must be a non-negative integer");
+        return ona__lua_argerror(L, 2, fn, "count must be a non-negative integer");
     push_ffi(L);
     lua_getfield(L, -1, "sizeof");
     lua_pushvalue(L, 1);
     if (lua_pcall(L, 1, 1, 0) != 0 || lua_type(L, -1) != LUA_TNUMBER)
-        return luaL_argerror(L, 1, lua_pushfstring(L, "unknown C type '%s'", ctype));
+        return ona__lua_argerror(L, 1, fn, lua_pushfstring(L, "unknown C type '%s'", ctype));
     lua_Number elem_size = lua_tonumber(L, -1);
     if (!(elem_size >= 1))
-        return luaL_argerror(L, 1, lua_pushfstring(L, "C type '%s' has no size", ctype));
+        return ona__lua_argerror(L, 1, fn, lua_pushfstring(L, "C type '%s' has no size", ctype));
     if (count > (lua_Number)(ONA_MESSAGE_MAX_SIZE / (size_t)elem_size))
-        return luaL_argerror(L, 2,
-                             lua_pushfstring(L,
-                                             "count is too large (a buffer holds at "
-                                             "most %d bytes)",
-                                             (int)ONA_MESSAGE_MAX_SIZE));
+        return ona__lua_argerror(L, 2, fn,
+                                 lua_pushfstring(L,
+                                                 "count is too large (a buffer holds at "
+                                                 "most %d bytes)",
+                                                 (int)ONA_MESSAGE_MAX_SIZE));
     lua_pop(L, 2);
     l_buffer *ud = new_buffer(L);
     int rc = ona_buffer_create(ctype, (size_t)elem_size, (size_t)count, &ud->buffer);
     if (rc != 0)
-        return luaL_error(L, "ona.buffer: %s", ona_strerror(rc));
+        return ona__lua_raise(L, fn, "%s", ona_strerror(rc));
     return 1;
 }
 
-static l_buffer *check_handle(lua_State *L) {
-    return luaL_checkudata(L, 1, ONA_BUFFER_MT);
+/* The method's buffer (self), raising under the method's name (`fn`, "buffer:ptr") at the
+ * author's line for anything else. */
+static l_buffer *check_handle(lua_State *L, const char *fn) {
+    l_buffer *b = ona__lua_to_buffer(L, 1);
+    if (!b) {
+        lua_pushfstring(L, "an ona.Buffer expected (call it as buf:%s()), got %s",
+                        strchr(fn, ':') + 1, luaL_typename(L, 1));
+        ona__lua_argerror(L, 1, fn, lua_tostring(L, -1));
+    }
+    return b;
 }
 
-static ona_buffer *check_alive(lua_State *L) {
-    l_buffer *b = check_handle(L);
+static ona_buffer *check_alive(lua_State *L, const char *fn) {
+    l_buffer *b = check_handle(L, fn);
     if (!b->buffer)
-        luaL_argerror(L, 1, "buffer was moved by ona.send or freed");
+        ona__lua_argerror(L, 1, fn, "buffer was moved by ona.send or freed");
     return b->buffer;
 }
 
 static int l_buffer_ptr(lua_State *L) {
-    ona_buffer *b = check_alive(L);
+    ona_buffer *b = check_alive(L, "buffer:ptr");
     push_ffi(L);
     lua_getfield(L, -1, "cast");
     lua_pushfstring(L, "%s *", ona_buffer_type(b));
@@ -105,36 +116,36 @@ static int l_buffer_ptr(lua_State *L) {
 }
 
 static int l_buffer_count(lua_State *L) {
-    lua_pushnumber(L, (lua_Number)ona_buffer_count(check_alive(L)));
+    lua_pushnumber(L, (lua_Number)ona_buffer_count(check_alive(L, "buffer:count")));
     return 1;
 }
 
 static int l_buffer_type(lua_State *L) {
-    lua_pushstring(L, ona_buffer_type(check_alive(L)));
+    lua_pushstring(L, ona_buffer_type(check_alive(L, "buffer:type")));
     return 1;
 }
 
 static int l_buffer_size(lua_State *L) {
-    ona_buffer *b = check_alive(L);
+    ona_buffer *b = check_alive(L, "buffer:size");
     lua_pushnumber(L, (lua_Number)(ona_buffer_count(b) * ona_buffer_elem_size(b)));
     return 1;
 }
 
 static int l_buffer_alive(lua_State *L) {
-    lua_pushboolean(L, check_handle(L)->buffer != NULL);
+    lua_pushboolean(L, check_handle(L, "buffer:alive")->buffer != NULL);
     return 1;
 }
 
 /* :free() and __gc: destroy the buffer if the handle still owns it. */
 static int l_buffer_free(lua_State *L) {
-    l_buffer *b = check_handle(L);
+    l_buffer *b = check_handle(L, "buffer:free");
     ona_buffer_destroy(b->buffer);
     b->buffer = NULL;
     return 0;
 }
 
 static int l_buffer_tostring(lua_State *L) {
-    l_buffer *b = check_handle(L);
+    l_buffer *b = check_handle(L, "buffer:tostring");
     if (b->buffer)
         lua_pushfstring(L, "ona.Buffer(%s[%d])", ona_buffer_type(b->buffer),
                         (int)ona_buffer_count(b->buffer));

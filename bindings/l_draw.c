@@ -16,6 +16,7 @@
 
 #include "draw_state.h"
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -139,9 +140,15 @@ static int l_gfx_canvas(lua_State *L) {
     if (h != floor(h) || h < 1 || h > 16384)
         ona__lua_argerror(L, 2, fn, "height must be an integer from 1 to 16384");
     ona_texture tex;
-    int rc = ona__services_canvas(services(L), (int)w, (int)h, &tex);
+    /* The system's own: freed when it ends (killed, stopped, finished). */
+    int rc = ona__services_canvas(services(L), (int)w, (int)h, ona__lua_of(L)->sys->id, &tex);
+    if (rc == ONA_ELIMIT)
+        ona__lua_raise(L, fn,
+                       "too many canvases and textures (at most %d in all); a canvas is freed "
+                       "when the system that made it ends",
+                       ONA__MAX_TEXTURES);
     if (rc)
-        ona__lua_raise(L, fn, ona_strerror(rc));
+        ona__lua_raise(L, fn, "%s", ona_strerror(rc));
     lua_pushnumber(L, tex.id);
     return 1;
 }
@@ -165,13 +172,15 @@ static int l_gfx_canvas_clear(lua_State *L) {
 /* ona.gfx.shader(path) -> handle | nil, message: a fragment shader from the game folder. */
 static int l_gfx_shader(lua_State *L) {
     static const char fn[] = "ona.gfx.shader";
-    const char *path = ona__lua_checkstring(L, 1, fn, NULL);
+    const char *name = ona__lua_checkstring(L, 1, fn, NULL);
+    char path[4096];
+    ona__lua_check_game_path(L, 1, fn, name,
+                             ona__services_locate(services(L), name, path, sizeof path));
     ona_shader sh;
     int rc = ona__services_shader_load(services(L), path, ona__lua_of(L)->sys->id, &sh);
     if (rc) {
         lua_pushnil(L);
-        lua_pushfstring(L, "shader %s: %s", path,
-                        rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+        lua_pushfstring(L, "shader %s: %s", path, ona__paths_why(rc, path));
         return 2;
     }
     lua_pushnumber(L, sh.id);
@@ -190,6 +199,15 @@ static int l_gfx_uniform(lua_State *L) {
     if (len == 0 || len >= sizeof s.name)
         ona__lua_argerror(L, 2, fn, "a uniform name of 1 to 31 bytes");
     memcpy(s.name, name, len + 1);
+    /* Checked on main against the built program: the report names this line and system. */
+    char line[sizeof s.at];
+    ona__lua_author_line(L, 1, line, sizeof line);
+    size_t n = strlen(line);
+    if (n >= 2 && line[n - 2] == ':')
+        line[n - 2] = '\0'; /* "u.lua:5: " -> "u.lua:5" */
+    if (snprintf(s.at, sizeof s.at, "%s in %s", line[0] ? line : "?", ona__lua_of(L)->sys->name) >=
+        (int)sizeof s.at)
+        s.at[sizeof s.at - 2] = '~'; /* cut: said so */
     if (lua_isnumber(L, 3)) {
         s.components = 1;
         s.value[0] = (float)lua_tonumber(L, 3);

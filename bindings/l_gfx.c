@@ -22,6 +22,7 @@
 
 #include "draw_state.h"
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <limits.h>
@@ -64,7 +65,8 @@ static int l_gfx_texture(lua_State *L) {
     ona__system *sys = self(L);
     const char *name = ona__lua_checkstring(L, 1, "ona.gfx.texture", NULL);
     char path[1024];
-    ona__services_locate(services(sys), name, path, sizeof path);
+    ona__lua_check_game_path(L, 1, "ona.gfx.texture", name,
+                             ona__services_locate(services(sys), name, path, sizeof path));
     ona_texture tex;
     int rc = ona__services_texture_load(services(sys), path, sys->name, sys->id, &tex);
     int w = 0, h = 0;
@@ -75,7 +77,8 @@ static int l_gfx_texture(lua_State *L) {
     if (rc == 0)
         return 3;
     lua_pushfstring(L, "texture %s: %s", path,
-                    rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                    rc == ONA_EFORMAT ? "not a readable image (PNG, JPEG, BMP, TGA or GIF)"
+                                      : ona__paths_why(rc, path));
     return 4;
 }
 
@@ -363,11 +366,18 @@ static int l_gfx_window(lua_State *L) {
         d.title = title;
     }
     lua_pop(L, 1);
-    d.width = (int)ona__lua_opt_field(L, 1, "width", 0, fn);
-    d.height = (int)ona__lua_opt_field(L, 1, "height", 0, fn);
-    if ((d.width || d.height) &&
-        (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384))
-        ona__lua_argerror(L, 1, fn, "width and height must both be from 16 to 16384");
+    /* A size given is checked as given: width = 0 is not "no size". */
+    lua_getfield(L, 1, "width");
+    lua_getfield(L, 1, "height");
+    bool sized = !lua_isnil(L, -1) || !lua_isnil(L, -2);
+    lua_pop(L, 2);
+    lua_Number w = ona__lua_opt_field(L, 1, "width", 0, fn);
+    lua_Number h = ona__lua_opt_field(L, 1, "height", 0, fn);
+    if (sized &&
+        !(w >= 16 && w <= 16384 && h >= 16 && h <= 16384 && w == floor(w) && h == floor(h)))
+        ona__lua_argerror(L, 1, fn, "width and height must both be whole numbers from 16 to 16384");
+    d.width = (int)w;
+    d.height = (int)h;
     lua_getfield(L, 1, "fullscreen");
     d.fullscreen = lua_toboolean(L, -1);
     lua_getfield(L, 1, "resizable");

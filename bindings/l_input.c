@@ -211,7 +211,7 @@ void ona__lua_push_events(lua_State *L, const ona__video *v) {
         switch (e->type) {
         case ONA_EVENT_KEY_DOWN:
         case ONA_EVENT_KEY_UP:
-            lua_pushstring(L, e->as.key.name);
+            lua_pushlstring(L, e->as.key.name, strnlen(e->as.key.name, sizeof e->as.key.name));
             lua_setfield(L, -2, "key");
             lua_pushnumber(L, e->as.key.scancode);
             lua_setfield(L, -2, "scancode");
@@ -219,7 +219,9 @@ void ona__lua_push_events(lua_State *L, const ona__video *v) {
             lua_setfield(L, -2, "is_repeat");
             break;
         case ONA_EVENT_TEXT:
-            lua_pushstring(L, e->as.text.text);
+            /* Bounded: a pushed event's text may fill all 32 bytes (it is refused, but a Lua
+             * string is never read past the field). */
+            lua_pushlstring(L, e->as.text.text, strnlen(e->as.text.text, sizeof e->as.text.text));
             lua_setfield(L, -2, "text");
             break;
         case ONA_EVENT_MOUSE_MOVE:

@@ -19,10 +19,16 @@
 
 #include <lauxlib.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *check_name(lua_State *L, const char *fn) {
-    const char *name = ona__lua_checkstring(L, 1, fn, NULL);
+    size_t len;
+    const char *name = ona__lua_checkstring(L, 1, fn, &len);
     char why[200];
+    /* The file layer sees a C string: a name cut at a NUL would silently be another save's. */
+    if (strlen(name) != len)
+        ona__lua_raise(L, fn, "bad argument #1 (the save name '%s\\0...' has a NUL byte at byte %d)",
+                       name, (int)strlen(name) + 1);
     if (ona__save_check_name(name, why, sizeof why) != 0)
         ona__lua_argerror(L, 1, fn, why);
     return name;

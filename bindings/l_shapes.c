@@ -59,8 +59,8 @@ static void shape_opts(lua_State *L, int t, const char *fn, ona_shape_style *sty
     }
     lua_pop(L, 1);
     lua_Number width = ona__lua_opt_field(L, t, "width", 1, fn);
-    if (!(width > 0) || width > 1e6)
-        ona__lua_argerror(L, t, fn, "opts.width must be a number > 0");
+    if (!(width > 0) || width > ONA_SHAPE_MAX_WIDTH)
+        ona__lua_argerror(L, t, fn, "opts.width must be a number > 0 and at most 1e6");
     style->width = (float)width;
     lua_Number segments = ona__lua_opt_field(L, t, "segments", 0, fn);
     if (segments != 0 &&
@@ -171,7 +171,7 @@ static int l_gfx_circle(lua_State *L) {
     float x = (float)ona__lua_checknumber(L, 1, fn), y = (float)ona__lua_checknumber(L, 2, fn);
     lua_Number r = ona__lua_checknumber(L, 3, fn);
     if (!(r >= 0) || r > 1e7)
-        ona__lua_argerror(L, 3, fn, "radius must be a number >= 0");
+        ona__lua_argerror(L, 3, fn, "radius must be a number from 0 to 1e7");
     ona_shape_style style = {0};
     ona__draw_key key = white_key(L);
     shape_opts(L, 4, fn, &style, &key);

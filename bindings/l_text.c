@@ -19,6 +19,7 @@
 #include "lua_check.h"
 
 #include "lua_host.h"
+#include "paths.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -99,7 +100,8 @@ static int l_text_font(lua_State *L) {
     }
     char path[1024];
     if (name)
-        ona__services_locate(services(L), name, path, sizeof path);
+        ona__lua_check_game_path(L, 1, fn, name,
+                                 ona__services_locate(services(L), name, path, sizeof path));
     ona_font font;
     ona__system *sys = ona__lua_of(L)->sys;
     int rc = ona__services_font_load(services(L), name ? path : NULL, (int)size, sys->name, sys->id,
@@ -110,9 +112,7 @@ static int l_text_font(lua_State *L) {
     if (rc == 0)
         return 1;
     lua_pushfstring(L, "font %s: %s", name ? path : "(default)",
-                    rc == ONA_ENOENT    ? "no such file"
-                    : rc == ONA_EFORMAT ? "not a TrueType font"
-                                        : ona_strerror(rc));
+                    rc == ONA_EFORMAT ? "not a TrueType font" : ona__paths_why(rc, path));
     return 2;
 }
 

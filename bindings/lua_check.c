@@ -3,6 +3,8 @@
  */
 #include "lua_check.h"
 
+#include "paths.h"
+
 #include <lauxlib.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +63,13 @@ const char *ona__lua_checkstring(lua_State *L, int arg, const char *fn, size_t *
     if (!s)
         type_error(L, arg, fn, "string");
     return s;
+}
+
+void ona__lua_check_game_path(lua_State *L, int arg, const char *fn, const char *name, int rc) {
+    if (rc == ONA_EPATH)
+        ona__lua_raise(L, fn, "bad argument #%d ('%s' is %s)", arg, name, ona__paths_why(rc, NULL));
+    if (rc == ONA_ERANGE)
+        ona__lua_raise(L, fn, "bad argument #%d (the path '%.80s...' is too long)", arg, name);
 }
 
 void ona__lua_checktable(lua_State *L, int arg, const char *fn) {

@@ -28,5 +28,9 @@ lua_Number ona__lua_checknumber(lua_State *L, int arg, const char *fn);
 lua_Number ona__lua_optnumber(lua_State *L, int arg, const char *fn, lua_Number dflt);
 const char *ona__lua_checkstring(lua_State *L, int arg, const char *fn, size_t *len);
 void ona__lua_checktable(lua_State *L, int arg, const char *fn);
+/* Raises "bad argument #<arg> ('<name>' is outside the game folder ...)" when `rc` (what
+ * ona__services_locate said of the game path `name`) is ONA_EPATH or ONA_ERANGE: a path a game
+ * can never load is a misuse, not a missing file. Returns otherwise. */
+void ona__lua_check_game_path(lua_State *L, int arg, const char *fn, const char *name, int rc);
 
 #endif

@@ -8,6 +8,7 @@
  * without running anything of it. Spawn args may not carry buffers, because a restart replays
  * them.
  */
+#include "draw_state.h"
 #include "lua_host.h"
 
 #include <lauxlib.h>
@@ -17,9 +18,15 @@
 
 static void host_destroy(ona__system *sys, bool run_exit) {
     ona__lua *lua = sys->host_data;
+    ona__services *svc = lua->svc;
     ona__lua_close(lua, run_exit);
     ona__lua_free(lua);
-    ona__services_system_ended(ona__services_of(sys), sys); /* after exit, which may use them */
+    /* After exit, which may still use them (its assets, drawing into its canvases). */
+    ona__services_system_ended(svc, sys);
+    /* A one-shot's (main.lua's) canvases are the runtime's: its chunk is its whole life, so what
+     * it made is for the systems it started. */
+    if (!sys->one_shot)
+        ona__services_free_canvases(svc, sys->id);
 }
 
 static int host_restart(ona__system *sys) {
@@ -87,8 +94,9 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
         snprintf(err, errsize, "spawn needs a runtime, a desc with a script, and an out handle");
         rc = ONA_EINVAL;
     } else if (args && message_has_buffer(args)) {
-        snprintf(err, errsize, "spawn arguments cannot carry buffers (a restart replays them): "
-                               "send the buffer as a message instead");
+        snprintf(err, errsize,
+                 "spawn arguments cannot carry buffers (a restart replays them): "
+                 "send the buffer as a message instead");
         rc = ONA_EINVAL;
     } else if ((rc = ona__services_find(svc, desc->script, path, sizeof path)) != 0) {
         if (rc == ONA_ERANGE)

@@ -454,6 +454,21 @@ int ona_runtime_push_event(ona_runtime *rt, const ona_event *event) {
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
+    /* The strings of an event are C strings: one without its NUL would be read past. */
+    const char *field = NULL;
+    if (event->type == ONA_EVENT_TEXT &&
+        memchr(event->as.text.text, '\0', sizeof event->as.text.text) == NULL)
+        field = "TEXT event's text";
+    if ((event->type == ONA_EVENT_KEY_DOWN || event->type == ONA_EVENT_KEY_UP) &&
+        memchr(event->as.key.name, '\0', sizeof event->as.key.name) == NULL)
+        field = "key event's name";
+    if (field) {
+        ona_log(ONA_LOG_ERROR, "runtime",
+                "ona_runtime_push_event: a %s has no NUL in its 32 bytes (at most 31 bytes, then "
+                "a NUL)",
+                field);
+        return ONA_EINVAL;
+    }
     ona__video *v = &rt->services.video;
     if (v->injected_count >= ONA__MAX_EVENTS)
         return ONA_ELIMIT;

@@ -40,7 +40,7 @@ const char *ona_runtime_save_dir(const ona_runtime *rt) {
 int ona_runtime_canvas(ona_runtime *rt, int width, int height, ona_texture *out) {
     if (!rt || !out)
         return ONA_EINVAL;
-    return ona__services_canvas(&rt->services, width, height, out);
+    return ona__services_canvas(&rt->services, width, height, 0, out);
 }
 
 int ona_runtime_shader_load(ona_runtime *rt, const char *path, ona_shader *out) {

@@ -34,8 +34,11 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     out->deadlocks = rt->core.deadlocks;
     if (rt->services.assets_ready)
         out->assets = ona__assets_count(&rt->services.assets);
-    if (rt->services.video_ready)
+    if (rt->services.video_ready) {
         out->textures = ona__textures_live(&rt->services.video.textures);
+        /* main, between frames: no turn makes one now */
+        out->canvases = rt->services.video.textures.canvases;
+    }
     if (rt->services.audio_ready)
         out->sounds = ona__sounds_live(&rt->services.audio.sounds);
 }

@@ -584,15 +584,43 @@ START_TEST(test_audio_disk_lua_stop) {
 }
 END_TEST
 
+/* 300 plays in one frame: 256 voices play, the other 44 are dropped and reported once, naming
+ * the system; a frame without drops says nothing. */
+START_TEST(test_audio_disk_voices_past_the_limit_are_reported) {
+    wav_write(game_path("long.wav"), 48000, 1, 48000, 1000);
+    game_write("crowd.lua", "local s = assert(ona.audio.sound('long.wav'))\n"
+                            "return {\n"
+                            "  init = function() for i = 1, 300 do ona.audio.play(s) end end,\n"
+                            "  process = function() end,\n"
+                            "}\n");
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {.threads = 2, .script_roots = roots};
+    ona_runtime *rt;
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
+    spawn_lua(rt, "crowd.lua", "crowd", (ona_system){0}, "", 0, 0);
+    capture_logs_begin();
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert_msg(captured_logs_contain("warn: audio: 44 plays dropped this frame, the first from "
+                                        "crowd: all 256 voices were busy"),
+                  "%s", captured_logs_text());
+    ck_assert_int_eq(captured_logs_count("plays dropped"), 1);
+    capture_logs_end();
+    ck_assert_uint_eq(rt->services.audio.mixer.dropped, 44);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* Music streamed from the OGG is in the output; a missing music file is logged by name. */
 START_TEST(test_audio_disk_music) {
-    game_write("dj.lua", "return {\n"
-                         "  init = function() ona.audio.music('missing.ogg') end,\n"
-                         "  process = function()\n"
-                         "    if ona.frame() == 2 then ona.audio.music('" ONA_SOURCE_DIR
-                         "/tests/audio/tone.ogg', {volume = 0.5}) end\n"
-                         "  end,\n"
-                         "}\n");
+    game_write("dj.lua",
+               "return {\n"
+               "  init = function() ona.audio.music('missing.ogg') end,\n"
+               "  process = function()\n"
+               "    if ona.frame() == 2 then ona.audio.music('tone.ogg', {volume = 0.5}) end\n"
+               "  end,\n"
+               "}\n");
+    file_save_copy(ONA_SOURCE_DIR "/tests/audio/tone.ogg", game_path("tone.ogg"));
     const char *roots[] = {game_dir(), NULL};
     ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
     ona_runtime *rt;
@@ -776,6 +804,7 @@ static Suite *audio_suite(void) {
     tcase_add_test(disk, test_audio_disk_native_play_pan_volume);
     tcase_add_test(disk, test_audio_disk_lua_stop);
     tcase_add_test(disk, test_audio_disk_music);
+    tcase_add_test(disk, test_audio_disk_voices_past_the_limit_are_reported);
     suite_add_tcase(s, disk);
     return s;
 }

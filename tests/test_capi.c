@@ -341,6 +341,116 @@ START_TEST(test_capi_inside_a_callback_is_refused) {
 }
 END_TEST
 
+/* --- Values Lua refuses are refused from C too (new_api.c) ---------------------------------- */
+
+START_TEST(test_capi_pure_functions_refuse_what_lua_refuses) {
+    capture_logs_begin();
+    ona_sprite out[4];
+    ck_assert_uint_eq(ona_shape_quad(NULL, 0, out, 4), 0);
+    ck_assert(captured_logs_contain("ona_shape_quad: p is NULL"));
+    ck_assert_uint_eq(ona_shape_line(0, 0, 1, 1, &(ona_shape_style){.cap = 99}, out, 4), 0);
+    ck_assert(captured_logs_contain("ona_shape_line: style->cap is not"));
+    ck_assert_uint_eq(ona_shape_circle(0, 0, 5, &(ona_shape_style){.mode = 42}, out, 4), 0);
+    ck_assert(captured_logs_contain("ona_shape_circle: style->mode is not"));
+    ck_assert_uint_eq(ona_shape_rect(0, 0, 1, 1, &(ona_shape_style){.width = NAN}, out, 4), 0);
+    ck_assert(captured_logs_contain("ona_shape_rect: style->width must be"));
+    ck_assert_ptr_null(ona_shape_style_error(NULL));
+    ck_assert_ptr_null(ona_shape_style_error(&(ona_shape_style){.mode = ONA_SHAPE_LINE}));
+    ck_assert_uint_eq(ona_shape_rect(0, 0, 1, 1, NULL, out, 4), 1);
+    ona_random r;
+    ona_random_seed(&r, 7);
+    ck_assert(ona_random_int(&r, 10, 5) == 10);
+    ck_assert(captured_logs_contain("ona_random_int: the range is empty: 10 > 5"));
+    double x = ona_random_float(&r, -INFINITY, INFINITY);
+    ck_assert_msg(isfinite(x), "ona_random_float(-inf, inf) = %g", x);
+    ck_assert(captured_logs_contain("ona_random_float: the bounds must be finite numbers"));
+    ck_assert(isnan(ona_random_float(&r, NAN, 1)) == false);
+    for (int i = 0; i < 100; i++) { /* bounds whose difference overflows a double */
+        x = ona_random_float(&r, -1e308, 1e308);
+        ck_assert_msg(isfinite(x) && x >= -1e308 && x < 1e308, "%g", x);
+    }
+    capture_logs_end();
+}
+END_TEST
+
+typedef struct refusals {
+    bool done;
+    int camera_nan, camera_negative, line_cap, circle_mode, rect_width, fine;
+} refusals;
+
+static int refusals_process(ona_ctx *ctx, void *state, double dt) {
+    (void)state;
+    (void)dt;
+    refusals *r = ona_ctx_user(ctx);
+    if (r->done)
+        return 0;
+    r->done = true;
+    r->camera_nan = ona_ctx_camera(ctx, &(ona_camera_desc){.zoom = NAN});
+    r->camera_negative = ona_ctx_camera(ctx, &(ona_camera_desc){.zoom = -2});
+    r->line_cap = ona_ctx_line(ctx, 0, 0, 0, 1, 1, &(ona_shape_style){.cap = 99});
+    r->circle_mode = ona_ctx_circle(ctx, 0, 0, 0, 5, &(ona_shape_style){.mode = 42});
+    r->rect_width = ona_ctx_rect(ctx, 0, 0, 0, 1, 1, &(ona_shape_style){.width = -3});
+    r->fine = ona_ctx_camera(ctx, &(ona_camera_desc){.zoom = 2});
+    return 0;
+}
+
+START_TEST(test_capi_native_calls_refuse_what_lua_refuses) {
+    ona_runtime *rt = make_runtime();
+    static refusals r;
+    memset(&r, 0, sizeof r);
+    ona_system sys;
+    ck_assert_int_eq(
+        ona_runtime_spawn_native(
+            rt, &(ona_system_desc){.name = "refusals", .process = refusals_process, .user = &r},
+            &sys),
+        0);
+    capture_logs_begin();
+    ck_assert_int_eq(ona_runtime_step(rt, 0.016), 0);
+    ck_assert(r.done);
+    ck_assert_int_eq(r.camera_nan, ONA_EINVAL);
+    ck_assert_int_eq(r.camera_negative, ONA_EINVAL);
+    ck_assert_int_eq(r.line_cap, ONA_EINVAL);
+    ck_assert_int_eq(r.circle_mode, ONA_EINVAL);
+    ck_assert_int_eq(r.rect_width, ONA_EINVAL);
+    ck_assert_int_eq(r.fine, 0);
+    ck_assert(captured_logs_contain("refusals: ona_ctx_camera: desc->zoom must be > 0"));
+    ck_assert(captured_logs_contain("refusals: ona_ctx_line: style->cap is not"));
+    ck_assert(captured_logs_contain("refusals: ona_ctx_circle: style->mode is not"));
+    ck_assert(captured_logs_contain("refusals: ona_ctx_rect: style->width must be"));
+    capture_logs_end();
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+/* A TEXT event whose 32 bytes hold no NUL is refused; 31 bytes reach Lua whole, not one more. */
+START_TEST(test_capi_text_event_must_end_in_its_field) {
+    ona_runtime *rt = make_runtime();
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "text_reader.lua", "reader", report, "", 0, 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 0.016), 0);
+    ona_event e;
+    memset(&e, 'A', sizeof e);
+    e.type = ONA_EVENT_TEXT;
+    capture_logs_begin();
+    ck_assert_int_eq(ona_runtime_push_event(rt, &e), ONA_EINVAL);
+    ck_assert(captured_logs_contain("ona_runtime_push_event: a TEXT event's text has no NUL"));
+    memset(&e, 'A', sizeof e);
+    e.type = ONA_EVENT_KEY_DOWN;
+    ck_assert_int_eq(ona_runtime_push_event(rt, &e), ONA_EINVAL);
+    memset(&e, 'B', sizeof e);
+    e.type = ONA_EVENT_TEXT;
+    e.as.text.text[31] = '\0';
+    ck_assert_int_eq(ona_runtime_push_event(rt, &e), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 0.016), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 0.016), 0);
+    ck_assert_msg(collected_contains("text 31 BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"), "%s\n%s",
+                  collected_text(), captured_logs_text());
+    capture_logs_end();
+    ona_runtime_destroy(rt);
+    collector_free();
+}
+END_TEST
+
 /* wrongthread.c: a second thread keeps calling spawn, kill, trace and the statistics while main
  * steps frames. Every call is refused and, under TSan, none of them races with the frames. */
 static atomic_bool race_stop;
@@ -393,6 +503,9 @@ int main(void) {
     tcase_add_test(tc, test_capi_second_thread_is_refused);
     tcase_add_test(tc, test_capi_inside_a_callback_is_refused);
     tcase_add_test(tc, test_capi_second_thread_races_nothing);
+    tcase_add_test(tc, test_capi_pure_functions_refuse_what_lua_refuses);
+    tcase_add_test(tc, test_capi_native_calls_refuse_what_lua_refuses);
+    tcase_add_test(tc, test_capi_text_event_must_end_in_its_field);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

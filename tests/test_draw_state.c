@@ -354,6 +354,70 @@ START_TEST(test_draw_state_c_api) {
 }
 END_TEST
 
+/* --- Uniforms checked against the shader's ------------------------------------------------- */
+
+static const char typed_frag[] = "#version 460 core\n"
+                                 "layout(binding = 0) uniform sampler2D u_texture;\n"
+                                 "uniform int u_mode;\n"
+                                 "uniform mat4 u_mat;\n"
+                                 "uniform float u_k;\n"
+                                 "in vec2 v_uv;\n"
+                                 "in vec4 v_tint;\n"
+                                 "layout(location = 0) out vec4 o_color;\n"
+                                 "void main() {\n"
+                                 "    vec4 c = texture(u_texture, v_uv) * v_tint * u_k;\n"
+                                 "    o_color = u_mat * c + float(u_mode);\n"
+                                 "}\n";
+
+static const char uniforms_lua[] =
+    "return {\n"
+    "  init = function(s) s.sh = assert(ona.gfx.shader('typed.frag')); s.c = ona.gfx.canvas(8, 8) "
+    "end,\n"
+    "  process = function(s)\n"
+    "    if ona.frame() >= 2 then\n"
+    "      ona.gfx.uniform(s.sh, 'u_mode', 2.5)\n"
+    "      ona.gfx.uniform(s.sh, 'u_mat', {1, 2, 3, 4})\n"
+    "      ona.gfx.uniform(s.sh, 'u_texture', 3)\n"
+    "      ona.gfx.uniform(s.sh, 'u_k', {1, 2, 3, 4})\n"
+    "      ona.gfx.uniform(s.sh, 'u_kk', 1)\n"
+    "      ona.gfx.uniform(s.sh, 'u_k', 0.5)\n"
+    "    end\n"
+    "    ona.gfx.draw(s.c, 0, 0, {shader = s.sh})\n"
+    "  end,\n"
+    "}\n";
+
+/* A value the uniform's type cannot take is reported with the shader file, the uniform, the
+ * script line and the system, and never reaches GL; a name the shader lacks is warned of once,
+ * with the names it has. */
+START_TEST(test_draw_state_uniform_types_checked) {
+    game_write("typed.frag", typed_frag);
+    game_write("uniforms.lua", uniforms_lua);
+    ona_runtime *rt = make_runtime(2, ONA_VIDEO_OFFSCREEN);
+    spawn_lua(rt, "uniforms.lua", "u", (ona_system){0}, "", 0, 0);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    /* "<shader path>: ona.gfx.uniform '<name>' (at <script path>:<line> in <system>): ..." */
+    const char *want[] = {
+        "typed.frag: ona.gfx.uniform 'u_mode' (at /",
+        "uniforms.lua:5 in u): it is an int: ona.gfx.uniform sets float, vec2, vec3 and vec4 "
+        "uniforms; not set",
+        "uniforms.lua:6 in u): it is a mat4: ona.gfx.uniform sets",
+        "uniforms.lua:7 in u): it is a sampler2D: ona.gfx.uniform sets",
+        "uniforms.lua:8 in u): it is a float, not a vec4; not set",
+        "typed.frag: ona.gfx.uniform 'u_kk' (at /",
+        "uniforms.lua:9 in u): the shader has no such uniform in use (its uniforms: ",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(captured_logs_contain(want[i]), "'%s' not logged:\n%s", want[i],
+                      captured_logs_text());
+    /* The names it has are listed (in the driver's order). */
+    ck_assert(captured_logs_contain("u_k, ") || captured_logs_contain(", u_k;"));
+    ck_assert_int_eq(captured_logs_count("'u_kk'"), 1);        /* once, though set every frame */
+    ck_assert(!captured_logs_contain("GL_INVALID_OPERATION")); /* nothing wrong reached GL */
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* Without GL, canvases and shaders are still handles and drawing into them is discarded. */
 START_TEST(test_draw_state_no_video_keeps_handles_working) {
     ona_runtime *rt = make_runtime(2, ONA_VIDEO_NONE);
@@ -431,6 +495,7 @@ static Suite *draw_state_suite(void) {
     tcase_add_test(tc, test_draw_state_blend_modes);
     tcase_add_test(tc, test_draw_state_shader_hot_reload_broken_then_fixed);
     tcase_add_test(tc, test_draw_state_shader_never_compiled_draws_default_once_said);
+    tcase_add_test(tc, test_draw_state_uniform_types_checked);
     tcase_add_test(tc, test_draw_state_c_api);
     tcase_add_test(tc, test_draw_state_no_video_keeps_handles_working);
     tcase_add_test(tc, test_draw_state_lua_misuse_names_the_line);

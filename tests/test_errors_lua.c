@@ -140,6 +140,16 @@ static const misuse_case cases[] = {
     {"clear", "ona.gfx.clear: bad argument #1 (number expected, got no value)"},
     {"screenshot", "ona.gfx.screenshot: bad argument #1 (string expected, got no value)"},
     {"window", "ona.gfx.window: bad argument #1 (table expected, got string)"},
+    {"window_zero", "ona.gfx.window: bad argument #1 (width and height must both be whole numbers "
+                    "from 16 to 16384)"},
+    {"buffer_count", "ona.buffer: bad argument #2 (count is too large (a buffer holds at most"},
+    {"buffer_type", "ona.buffer: bad argument #1 (unknown C type 'no_such_type_t')"},
+    {"buffer_freed", "buffer:ptr: bad argument #1 (buffer was moved by ona.send or freed)"},
+    {"buffer_self", "buffer:count: bad argument #1 (an ona.Buffer expected (call it as "
+                    "buf:count()), got number)"},
+    {"circle_radius", "ona.gfx.circle: bad argument #3 (radius must be a number from 0 to 1e7)"},
+    {"line_width", "ona.gfx.line: bad argument #5 (opts.width must be a number > 0 and at most "
+                   "1e6)"},
     {"key_down", "ona.input.key_down: bad argument #1 (unknown key name"},
     {"key_down_type", "ona.input.key_down: bad argument #1 (string expected, got table)"},
 };
@@ -343,8 +353,7 @@ START_TEST(test_errors_os_exit_quits_in_order) {
     char want[160];
     snprintf(want, sizeof want, "os_exit.lua:%d: os.exit(3) ends no process here",
              marked_line("errors/os_exit.lua", "os.exit"));
-    ck_assert_msg(captured_logs_contain(want), "wanted '%s'; log:\n%s", want,
-                  captured_logs_text());
+    ck_assert_msg(captured_logs_contain(want), "wanted '%s'; log:\n%s", want, captured_logs_text());
     ck_assert_msg(coll->count >= 1 && strcmp(coll->items[0].text, "after exit") == 0, "%s",
                   captured_logs_text());
     ona_runtime_destroy(rt);

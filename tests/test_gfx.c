@@ -20,7 +20,9 @@
 
 enum { W = 128, H = 128 };
 
-static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua", NULL};
+/* The scripts' folder and the scratch folder their textures are written to: a script may load
+ * only files inside its roots. */
+static const char *roots[] = {ONA_SOURCE_DIR "/tests/lua", NULL, NULL};
 static char tmpdir[256];
 static char tex_a[512], tex_b[512];
 
@@ -28,6 +30,7 @@ static char tex_a[512], tex_b[512];
 static void write_textures(void) {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ona-gfx-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    roots[1] = tmpdir;
     uint8_t a[8 * 8 * 4], b[8 * 8 * 4];
     for (int y = 0; y < 8; y++) {
         for (int x = 0; x < 8; x++) {

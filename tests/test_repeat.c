@@ -31,7 +31,7 @@ static void teardown(void) {
 }
 
 /* The collected strings in arrival order, each followed by '\n' (malloc'd). */
-static char *collected_text(void) {
+static char *collected_copy(void) {
     size_t size = 1;
     for (int i = 0; i < coll->count; i++)
         size += strlen(coll->items[i].text) + 1;
@@ -75,7 +75,7 @@ static char *draws_run(uint32_t threads, uint64_t seed) {
                 coll->items[i] = coll->items[j];
                 coll->items[j] = t;
             }
-    char *all = collected_text();
+    char *all = collected_copy();
     ona_runtime_destroy(rt);
     collector_free();
     return all;

@@ -34,27 +34,6 @@ static ona_runtime *make_runtime(uint32_t threads) {
     return rt;
 }
 
-/* Every collected string, joined by '\n' (for failure messages). */
-static const char *all_text(void) {
-    static char buf[16384];
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < coll->count && len + 200 < sizeof buf; i++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s\n", coll->items[i].text);
-    return buf;
-}
-
-static bool collected(const char *needle) {
-    for (int i = 0; i < coll->count; i++)
-        if (coll->items[i].type == ONA_VALUE_STRING && strstr(coll->items[i].text, needle))
-            return true;
-    return false;
-}
-
-#define ASSERT_COLLECTED(needle)                                                                   \
-    ck_assert_msg(collected(needle), "'%s' not reported; got:\n%s\nlog:\n%s", (needle),            \
-                  all_text(), captured_logs_text())
-
 /* A one-value message: {kind = kind, n = n, blob = `blob_size` bytes of `fill`}. */
 static ona_message make_value(const char *kind, double n, size_t blob_size, char fill) {
     ona_message m;
@@ -313,6 +292,46 @@ START_TEST(test_save_refuses_bad_names_and_values) {
 }
 END_TEST
 
+/* A Lua string may hold a NUL, a file name may not: "slot\0" .. i would all be slot.save. */
+static const char NUL_NAMES_LUA[] =
+    "local report\n"
+    "return { init = function(s, args) report = args.report\n"
+    "  ona.send(report, 'plain ' .. tostring(ona.save('slot', {who = 'plain'})))\n"
+    "  for i = 1, 3 do\n"
+    "    local ok, e = pcall(ona.save, 'slot\\0' .. i, {who = 'slot ' .. i})\n"
+    "    ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  end\n"
+    "  local ok, e = pcall(ona.load, 'slot\\0' .. 1)\n"
+    "  ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  ok, e = pcall(ona.save, 'a\\0/../../etc', 1)\n"
+    "  ona.send(report, tostring(ok) .. ' ' .. tostring(e))\n"
+    "  ona.send(report, 'loaded ' .. tostring(ona.load('slot').who))\n"
+    "end, process = function() end }\n";
+
+START_TEST(test_save_refuses_names_with_nul) {
+    game_dir_begin("save-nul");
+    game_write("nul.lua", NUL_NAMES_LUA);
+    ona_runtime *rt = make_runtime(1);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "nul.lua", "nul", report, "", 0, 0);
+    capture_logs_begin();
+    ck_assert_int_eq(ona_runtime_run(rt, 3, 0), 0);
+    ASSERT_COLLECTED("plain true");
+    ASSERT_COLLECTED("nul.lua:5: ona.save: bad argument #1 (the save name 'slot\\0...' has "
+                     "a NUL byte at byte 5)");
+    ASSERT_COLLECTED("nul.lua:8: ona.load: bad argument #1 (the save name 'slot\\0...'");
+    ASSERT_COLLECTED("nul.lua:10: ona.save: bad argument #1 (the save name 'a\\0...' has a "
+                     "NUL byte at byte 2)");
+    ASSERT_COLLECTED("loaded plain");
+    ck_assert_msg(!collected_contains("false true") && !collected_contains("true true"),
+                  "a NUL name was taken:\n%s", collected_text());
+    capture_logs_end();
+    ona_runtime_destroy(rt);
+    collector_free();
+    game_dir_end();
+}
+END_TEST
+
 /* --- Damaged files --------------------------------------------------------------------------- */
 
 static void patch_file(const char *path, off_t at, uint8_t byte) {
@@ -510,6 +529,7 @@ static Suite *save_suite(void) {
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_save_round_trip);
     tcase_add_test(tc, test_save_refuses_bad_names_and_values);
+    tcase_add_test(tc, test_save_refuses_names_with_nul);
     tcase_add_test(tc, test_save_corrupt_files_are_reported_not_loaded);
     tcase_add_test(tc, test_save_survives_kill_mid_save);
     tcase_add_test(tc, test_save_folder_follows_xdg);

@@ -24,7 +24,9 @@
 
 enum { W = 128, H = 128 };
 
-static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua/shapes", NULL};
+/* The scripts' folder and the scratch folder their textures are written to: a script may load
+ * only files inside its roots. */
+static const char *roots[] = {ONA_SOURCE_DIR "/tests/lua/shapes", NULL, NULL};
 static char tmpdir[256], tex_path[512];
 
 /* --- Tessellation ---------------------------------------------------------------------------- */
@@ -204,6 +206,7 @@ static void setup(void) {
     capture_logs_begin();
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ona-shapes-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    roots[1] = tmpdir;
     uint8_t px[32 * 8 * 4];
     static const uint8_t colours[4][3] = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {255, 255, 255}};
     for (int y = 0; y < 8; y++) {

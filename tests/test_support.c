@@ -4,7 +4,6 @@
  */
 #include "test_support.h"
 
-
 #include <dirent.h>
 #include <pthread.h>
 #include <stb_image.h>
@@ -165,6 +164,22 @@ ona_system spawn_collector(ona_runtime *rt) {
     return h;
 }
 
+bool collected_contains(const char *needle) {
+    for (int i = 0; coll && i < coll->count; i++)
+        if (coll->items[i].type == ONA_VALUE_STRING && strstr(coll->items[i].text, needle))
+            return true;
+    return false;
+}
+
+const char *collected_text(void) {
+    static char buf[16384];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; coll && i < coll->count && len + 200 < sizeof buf; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s\n", coll->items[i].text);
+    return buf;
+}
+
 void collector_free(void) {
     free(coll);
     coll = NULL;
@@ -218,7 +233,6 @@ ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_
                   captured_logs_text());
     return h;
 }
-
 
 #if defined(__SANITIZE_THREAD__)
 #define CHILD_UNDER_TSAN 1

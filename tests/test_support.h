@@ -52,6 +52,16 @@ typedef struct collector {
 /* The collector of the last spawn_collector (freed by collector_free). */
 extern collector *coll;
 
+/* True when some collected string contains `needle`. */
+bool collected_contains(const char *needle);
+/* Every collected string, one a line (for failure messages; static storage). */
+const char *collected_text(void);
+/* Fails the test, showing what was collected and logged, unless a collected string contains
+ * `needle`. */
+#define ASSERT_COLLECTED(needle)                                                                   \
+    ck_assert_msg(collected_contains(needle), "'%s' not reported; got:\n%s\nlog:\n%s", (needle),   \
+                  collected_text(), captured_logs_text())
+
 /* Spawns the collector (named "collector", mailbox 1024) and returns its handle. */
 ona_system spawn_collector(ona_runtime *rt);
 void collector_free(void);
@@ -65,16 +75,16 @@ ona_message make_args(ona_system report, const char *pairs);
 ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
                      const char *pairs, uint32_t mailbox, ona_failure_policy policy);
 
-
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
 
 /* The environment for a child process that runs the built launcher: this process's. Under
  * ThreadSanitizer, though, a launcher that opened video dies at exit when EGL unloads the GL
  * driver (TSan treats unloading a library named by a called_from_lib suppression, as
- * tests/tsan.supp names Mesa's, as fatal). So there children run without the suppressions and with reports off: the
- * launcher suites check what the launcher says and how it exits; the runtime's threads are
- * checked in process by the other suites. Free the array (not its strings) with free(). */
+ * tests/tsan.supp names Mesa's, as fatal). So there children run without the suppressions and with
+ * reports off: the launcher suites check what the launcher says and how it exits; the runtime's
+ * threads are checked in process by the other suites. Free the array (not its strings) with free().
+ */
 char **child_environment(void);
 
 /* A scratch folder for a test's game files: made by game_dir_begin (under /tmp, named after

@@ -109,6 +109,7 @@ int ona__audio_push(ona__audio *a, ona__system *sys, ona__audio_cmd *cmd, const 
     if (thread < 0 || (uint32_t)thread >= a->queue_count)
         return ONA_ETHREAD;
     cmd->order = sys->spawn_order;
+    cmd->who = sys->name;
     cmd->seq = sys->draw_seq;
     if (cmd->op == ONA__AUDIO_PLAY) {
         uint32_t slot = (uint32_t)(sys->id & ((UINT64_C(1) << ONA__REGISTRY_SLOT_BITS) - 1));
@@ -205,6 +206,14 @@ void ona__audio_frame(ona__audio *a) {
     }
     SDL_UnlockAudioDevice(a->device);
     close_streams(retired, n);
+    /* Once a frame, outside the lock: the drops are the game's to know of (the handles it got
+     * for them play nothing). */
+    if (l->count && a->mixer.dropped_last)
+        ona_log(ONA_LOG_WARN, "audio",
+                "%u plays dropped this frame, the first from %s: all %d voices were busy (stop "
+                "voices, or play fewer at once)",
+                a->mixer.dropped_last, a->mixer.dropped_who ? a->mixer.dropped_who : "C",
+                ONA_AUDIO_MAX_VOICES);
 }
 
 int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path) {

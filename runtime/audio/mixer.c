@@ -162,6 +162,8 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
     /* Once a play finds every voice busy, later plays of this list are dropped without scanning
      * again, until a stop frees one: a list of 1,000 plays costs 1,000 scans at most once. */
     bool full = false;
+    m->dropped_last = 0;
+    m->dropped_who = NULL;
     for (uint32_t i = 0; i < count; i++) {
         const ona__audio_cmd *c = &cmds[i];
         m->commands_applied++;
@@ -171,6 +173,7 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
                 break; /* the silent placeholder: nothing to play */
             if (full) {
                 m->dropped++;
+                m->dropped_last++;
                 break;
             }
             ona__voice *v = NULL;
@@ -179,6 +182,8 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
                     v = &m->voices[s];
             if (!v) {
                 m->dropped++;
+                if (m->dropped_last++ == 0)
+                    m->dropped_who = c->who;
                 full = true;
                 break;
             }

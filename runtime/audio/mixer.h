@@ -56,6 +56,9 @@ typedef struct ona__audio_cmd {
     const ona__pcm *pcm;  /* PLAY */
     ona__stream *stream;  /* MUSIC (the mixer owns it from then on) */
     const char *path_ptr; /* MUSIC: the path (valid until the queues are cleared) */
+    /* The pushing system's name, for reports: valid to the frame's end (systems end at the next
+     * boundary, and a frame's list is applied in the frame). */
+    const char *who;
 } ona__audio_cmd;
 
 /* One thread's commands this frame: written only by that thread during the frame, read and
@@ -111,6 +114,10 @@ typedef struct ona__mixer {
     uint64_t frames_mixed;
     uint64_t commands_applied;
     uint64_t dropped; /* plays refused: every voice was busy */
+    /* Of the last list applied (main's, read by main after ona__mixer_apply): the plays it
+     * dropped and the system that pushed the first of them. */
+    uint32_t dropped_last;
+    const char *dropped_who;
 } ona__mixer;
 
 void ona__mixer_init(ona__mixer *m);

@@ -355,7 +355,7 @@ int ona__sound_decode(const char *path, const char *who, ona__pcm **out) {
     int rc = ona__read_file(path, INT32_MAX, &file, &size);
     if (rc) {
         ona_log(ONA_LOG_ERROR, who, "sound %s: %s; playing silence instead", path,
-                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                ona__paths_why(rc, path));
         return rc;
     }
     char why[160];
@@ -637,6 +637,15 @@ static void pcm_close(ona__stream *base) {
 }
 
 ona__stream *ona__music_open(const char *path, bool loop) {
+    /* Looked at before it is opened: opening a FIFO would block main. A found file's path is
+     * canonical, so a relative one was not found under the game's folders and is never looked
+     * for in the working directory. */
+    int kind = path[0] == '/' ? ona__paths_check_file(path) : ONA_ENOENT;
+    if (kind != 0) {
+        ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path,
+                ona__paths_why(kind, path));
+        return NULL;
+    }
     FILE *probe = fopen(path, "rb");
     char magic[4] = {0};
     size_t n = probe ? fread(magic, 1, 4, probe) : 0;

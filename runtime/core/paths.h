@@ -7,17 +7,35 @@
 
 #include "ona/base.h"
 
-/* Finds `name`: an absolute path as it is; else under each root in turn; else relative to the
- * working directory. The result is canonical (realpath), so file events match it. 0, or
- * ONA_ENOENT with `path` holding the last candidate; ONA_ERANGE when a candidate does not fit. */
+/* Finds `name` (for the embedder's C calls): an absolute path as it is, else under each root in
+ * turn, never in the working directory. The result is canonical (realpath), so file events match
+ * it. 0; ONA_ENOENT with `path` holding the last candidate; ONA_ENOTFILE (with `path` canonical)
+ * when the first root holding the name holds a folder, FIFO, socket or device there;
+ * ONA_ERANGE when a candidate does not fit. */
 int ona__paths_resolve(char *const *roots, uint32_t root_count, const char *name, char *path,
                        size_t size);
+/* The same for a name a game's script gave, confined to the roots: an absolute `name` only when
+ * it lies inside a root, and the result inside a root after `..` and symbolic links; else
+ * ONA_EPATH (absolute elsewhere, a `..` climbing out of the folder, a link out). */
+int ona__paths_resolve_game(char *const *roots, uint32_t root_count, const char *name, char *path,
+                            size_t size);
+
+/* 0 when `path` is a regular file, ONA_ENOENT, ONA_ENOTFILE (a folder, FIFO...) or ONA_EIO. Never
+ * opens it, so a FIFO cannot block. */
+int ona__paths_check_file(const char *path);
+
+/* Words for what a path error means, for a log line or a script's message: "no such file", "is
+ * a directory, not a file" (it looks at `path` for ONA_ENOTFILE), "outside the game folder
+ * (...)"; ona_strerror's text for other codes. Static storage. */
+const char *ona__paths_why(int rc, const char *path);
 
 /* Reads the whole file at `path` into a new buffer (ona__free it) with a NUL after the last byte,
  * so text can be read as a string; `*size` is the byte count without it. A file longer than
- * `limit` bytes is refused before anything is allocated. 0, ONA_ENOENT (no such file, or a path
- * through something that is not a directory), ONA_EIO (any other open, seek or read failure),
- * ONA_ELIMIT, ONA_ENOMEM; on an error `*out` and `*size` are untouched. */
+ * `limit` bytes is refused before anything is allocated. Anything but a regular file is refused
+ * without blocking (ONA_ENOTFILE: a FIFO is opened non-blocking and checked with fstat). 0,
+ * ONA_ENOENT (no such file, or a path through something that is not a directory), ONA_ENOTFILE,
+ * ONA_EIO (any other open or read failure), ONA_ELIMIT, ONA_ENOMEM; on an error `*out` and
+ * `*size` are untouched. */
 int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size);
 
 #endif

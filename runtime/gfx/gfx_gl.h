@@ -111,9 +111,13 @@ void ona__gfx_target(ona__gfx *g, uint32_t framebuffer, int width, int height);
  * logged as "frag_path:line: message"; nothing left behind). Errors: ONA_EGFX, ONA_ENOMEM. */
 int ona__gfx_program_build(ona__gfx *g, const char *frag_path, uint32_t *program);
 void ona__gfx_program_free(ona__gfx *g, uint32_t program);
-/* Sets a float/vecN uniform of a game program by name (ignored when the program lacks it). */
-void ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
-                              const float value[4]);
+/* Sets a float/vecN uniform of a game program by name, checked against the program's active
+ * uniforms first, so GL never sees a mismatch: 0; ONA_ENOENT when the program has no active
+ * uniform of that name (`why`: its active uniforms, for the report); ONA_EINVAL when its type
+ * cannot take `components` floats (`why`: "is an int, not a float"). Nothing is set on an
+ * error. */
+int ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
+                             const float value[4], char *why, size_t whysize);
 /* The seconds every program's `u_time` uniform holds from now on. */
 void ona__gfx_set_time(ona__gfx *g, float seconds);
 

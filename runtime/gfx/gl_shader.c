@@ -11,50 +11,26 @@
  */
 #include "gfx_gl_internal.h"
 #include "common.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <stdio.h>
 
 #define LOG_LINE 1024
+#define MAX_SHADER_BYTES (16u << 20) /* far past any hand-written shader */
 
-/* Reads a whole file into a NUL-terminated buffer (ona__free it). Logs and returns NULL. */
+/* Reads a whole file into a NUL-terminated buffer (ona__free it). Logs and returns NULL. Read by
+ * ona__read_file, so a FIFO or a folder in the shader's place is refused without blocking. */
 static char *read_text_file(const char *path, int *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ona_log(ONA_LOG_ERROR, path, "cannot open: %s", strerror(errno));
-        *err = ONA_EGFX;
+    uint8_t *text = NULL;
+    size_t size = 0;
+    int rc = ona__read_file(path, MAX_SHADER_BYTES, &text, &size);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, path, "cannot read the shader: %s", ona__paths_why(rc, path));
+        *err = rc == ONA_ENOMEM ? ONA_ENOMEM : ONA_EGFX;
         return NULL;
     }
-    size_t size = 0, cap = 4096;
-    char *text = ona__malloc(cap);
-    while (text) {
-        size += fread(text + size, 1, cap - 1 - size, f);
-        if (size < cap - 1)
-            break;
-        char *grown = ona__realloc(text, cap * 2);
-        if (!grown) {
-            ona__free(text);
-            text = NULL;
-            break;
-        }
-        text = grown;
-        cap *= 2;
-    }
-    bool failed = text && ferror(f);
-    fclose(f);
-    if (!text) {
-        ona_log(ONA_LOG_ERROR, path, "out of memory reading the file");
-        *err = ONA_ENOMEM;
-        return NULL;
-    }
-    if (failed) {
-        ona_log(ONA_LOG_ERROR, path, "read error");
-        ona__free(text);
-        *err = ONA_EGFX;
-        return NULL;
-    }
-    text[size] = '\0';
-    return text;
+    return (char *)text;
 }
 
 /* Rewrites a "#version 460" directive as "#version 450" in place (same length, so every line
@@ -285,26 +261,88 @@ void ona__gfx_program_free(ona__gfx *g, uint32_t program) {
         glDeleteProgram(program);
 }
 
-void ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
-                              const float value[4]) {
+/* The GLSL name of a uniform type and how many floats ona.gfx.uniform gives it (0: none). */
+static const char *type_name(GLenum type, uint32_t *floats) {
+    static const struct {
+        GLenum type;
+        uint32_t floats;
+        const char *name;
+    } types[] = {
+        {GL_FLOAT, 1, "float"},       {GL_FLOAT_VEC2, 2, "vec2"},
+        {GL_FLOAT_VEC3, 3, "vec3"},   {GL_FLOAT_VEC4, 4, "vec4"},
+        {GL_INT, 0, "int"},           {GL_INT_VEC2, 0, "ivec2"},
+        {GL_INT_VEC3, 0, "ivec3"},    {GL_INT_VEC4, 0, "ivec4"},
+        {GL_UNSIGNED_INT, 0, "uint"}, {GL_BOOL, 0, "bool"},
+        {GL_FLOAT_MAT2, 0, "mat2"},   {GL_FLOAT_MAT3, 0, "mat3"},
+        {GL_FLOAT_MAT4, 0, "mat4"},   {GL_SAMPLER_2D, 0, "sampler2D"},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (types[i].type == type) {
+            *floats = types[i].floats;
+            return types[i].name;
+        }
+    *floats = 0;
+    return "a type other than float or vecN";
+}
+
+static const char *const float_names[] = {"", "a float", "a vec2", "a vec3", "a vec4"};
+
+int ona__gfx_program_uniform(ona__gfx *g, uint32_t program, const char *name, uint32_t components,
+                             const float value[4], char *why, size_t whysize) {
     (void)g;
-    GLint at = glGetUniformLocation(program, name);
-    if (at < 0)
-        return;
-    switch (components) {
-    case 1:
-        glProgramUniform1f(program, at, value[0]);
-        break;
-    case 2:
-        glProgramUniform2f(program, at, value[0], value[1]);
-        break;
-    case 3:
-        glProgramUniform3f(program, at, value[0], value[1], value[2]);
-        break;
-    default:
-        glProgramUniform4f(program, at, value[0], value[1], value[2], value[3]);
-        break;
+    GLint count = 0;
+    glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &count);
+    size_t listed = 0;
+    if (whysize)
+        why[0] = '\0';
+    for (GLint i = 0; i < count; i++) {
+        char active[64];
+        GLint size = 0;
+        GLenum type = 0;
+        glGetActiveUniform(program, (GLuint)i, sizeof active, NULL, &size, &type, active);
+        char *bracket = strchr(active, '['); /* an array's first element: "u_k[0]" */
+        if (bracket)
+            *bracket = '\0';
+        if (strcmp(active, name) != 0) {
+            /* Every other active uniform, for a report of a name that is not there. */
+            int n = snprintf(why + listed, whysize - listed, "%s%s", listed ? ", " : "", active);
+            if (n > 0 && listed + (size_t)n < whysize)
+                listed += (size_t)n;
+            continue;
+        }
+        uint32_t floats;
+        const char *glsl = type_name(type, &floats);
+        if (floats != components) {
+            if (floats)
+                snprintf(why, whysize, "it is a %s, not %s", glsl,
+                         components >= 1 && components <= 4 ? float_names[components] : "that");
+            else
+                snprintf(why, whysize,
+                         "it is %s%s: ona.gfx.uniform sets float, vec2, vec3 and vec4 uniforms",
+                         glsl[0] == 'a' && glsl[1] == ' ' ? ""
+                         : strchr("aeiou", glsl[0])       ? "an "
+                                                          : "a ",
+                         glsl);
+            return ONA_EINVAL;
+        }
+        GLint at = glGetUniformLocation(program, name);
+        switch (components) {
+        case 1:
+            glProgramUniform1f(program, at, value[0]);
+            break;
+        case 2:
+            glProgramUniform2f(program, at, value[0], value[1]);
+            break;
+        case 3:
+            glProgramUniform3f(program, at, value[0], value[1], value[2]);
+            break;
+        default:
+            glProgramUniform4f(program, at, value[0], value[1], value[2], value[3]);
+            break;
+        }
+        return 0;
     }
+    return ONA_ENOENT;
 }
 
 const char *ona__gfx_vertex_path(ona__gfx *g) {

@@ -60,6 +60,7 @@ typedef struct ona__setting {
     float value[4];      /* CLEAR: RGBA 0..1; UNIFORM: the value */
     ona__camera camera;
     char name[32]; /* UNIFORM */
+    char at[64];   /* UNIFORM: who set it, "u.lua:5 in u", for reports ("" when unknown) */
 } ona__setting;
 
 typedef struct ona__render_queue {

@@ -14,8 +14,30 @@
  */
 #include "shapes.h"
 
+#include "common.h"
+
 #include <math.h>
 #include <stddef.h>
+
+const char *ona_shape_style_error(const ona_shape_style *style) {
+    if (!style)
+        return NULL;
+    if ((unsigned)style->mode > ONA_SHAPE_LINE)
+        return "style->mode is not ONA_SHAPE_FILL or ONA_SHAPE_LINE";
+    if ((unsigned)style->cap > ONA_CAP_ROUND)
+        return "style->cap is not ONA_CAP_BUTT, ONA_CAP_SQUARE or ONA_CAP_ROUND";
+    if (!(style->width >= 0 && style->width <= ONA_SHAPE_MAX_WIDTH))
+        return "style->width must be 0 (the default, 1) or a number > 0 up to 1e6";
+    return NULL;
+}
+
+/* False, logging why under `fn`, for a style the shape functions refuse (as Lua's opts are). */
+static bool style_ok(const ona_shape_style *style, const char *fn) {
+    const char *why = ona_shape_style_error(style);
+    if (why)
+        ona_log(ONA_LOG_ERROR, "shapes", "%s: %s; nothing drawn", fn, why);
+    return !why;
+}
 
 /* Writes sprite number `i` when it fits. */
 static void put(ona_sprite *out, uint32_t max, uint32_t i, const float p[8], uint32_t tint) {
@@ -50,6 +72,10 @@ static bool is_line(const ona_shape_style *style) {
 }
 
 uint32_t ona_shape_quad(const float p[8], uint32_t tint, ona_sprite *out, uint32_t max) {
+    if (!p) {
+        ona_log(ONA_LOG_ERROR, "shapes", "ona_shape_quad: p is NULL; nothing drawn");
+        return 0;
+    }
     put(out, max, 0, p, tint);
     return 1;
 }
@@ -61,6 +87,8 @@ static void triangle(ona_sprite *out, uint32_t max, uint32_t i, float ax, float 
 
 uint32_t ona_shape_rect(float x, float y, float w, float h, const ona_shape_style *style,
                         ona_sprite *out, uint32_t max) {
+    if (!style_ok(style, "ona_shape_rect"))
+        return 0;
     if (is_line(style)) {
         const float xy[8] = {x, y, x + w, y, x + w, y + h, x, y + h};
         return ona_shape_polyline(xy, 4, true, style, out, max);
@@ -108,7 +136,7 @@ static void joint(float n0x, float n0y, float n1x, float n1y, float hw, float *o
 
 uint32_t ona_shape_polyline(const float *xy, uint32_t count, bool closed,
                             const ona_shape_style *style, ona_sprite *out, uint32_t max) {
-    if (!xy || count < 2 || count > ONA_SHAPE_MAX_POINTS)
+    if (!xy || count < 2 || count > ONA_SHAPE_MAX_POINTS || !style_ok(style, "ona_shape_polyline"))
         return 0;
     float hw = width_of(style) * 0.5f;
     uint32_t tint = tint_of(style);
@@ -174,7 +202,7 @@ static void circle_point(float x, float y, float r, uint32_t i, uint32_t n, floa
 
 uint32_t ona_shape_circle(float x, float y, float r, const ona_shape_style *style, ona_sprite *out,
                           uint32_t max) {
-    if (!(r > 0))
+    if (!(r > 0) || !style_ok(style, "ona_shape_circle"))
         return 0;
     uint32_t n = ona_shape_circle_segments(r, style);
     if (is_line(style)) {
@@ -204,6 +232,8 @@ uint32_t ona_shape_circle(float x, float y, float r, const ona_shape_style *styl
 
 uint32_t ona_shape_line(float x1, float y1, float x2, float y2, const ona_shape_style *style,
                         ona_sprite *out, uint32_t max) {
+    if (!style_ok(style, "ona_shape_line"))
+        return 0;
     float hw = width_of(style) * 0.5f;
     ona_line_cap cap = style ? style->cap : ONA_CAP_BUTT;
     float dx = x2 - x1, dy = y2 - y1;
@@ -239,7 +269,7 @@ static bool inside(const float *p, const float *a, const float *b, const float *
 
 uint32_t ona_shape_polygon(const float *xy, uint32_t count, const ona_shape_style *style,
                            ona_sprite *out, uint32_t max) {
-    if (!xy || count < 3 || count > ONA_SHAPE_MAX_POINTS)
+    if (!xy || count < 3 || count > ONA_SHAPE_MAX_POINTS || !style_ok(style, "ona_shape_polygon"))
         return 0;
     if (is_line(style))
         return ona_shape_polyline(xy, count, true, style, out, max);

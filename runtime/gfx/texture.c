@@ -7,6 +7,8 @@
  * ona__textures_unload (main, at the frame boundary, when the asset registry drops its last
  * reference): its id is retired there, where no turn runs, and its slot is reused, with the next
  * generation, by a later insert, so a handle kept past its unload looks up to NULL.
+ * A canvas is freed the same way when the system that owns it ends (ona__textures_free_canvases),
+ * its slot going back to the same free list.
  * `pixels` and `gl` are written under the lock (load, upload), and read by main only. Decoding
  * happens outside the lock, so two threads loading different files do not wait for each other;
  * which file a texture came from is the asset registry's business (services/assets.c), which
@@ -55,6 +57,7 @@ static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, b
     s->placeholder = placeholder;
     s->canvas = canvas;
     s->canvas_made = false;
+    s->owner = 0;
     s->alpha = alpha;
     /* relaxed: published with the handle by the release store below. */
     atomic_store_explicit(&s->dirty, alpha != NULL, memory_order_relaxed);
@@ -147,7 +150,7 @@ static int decode_file(const char *path, const char *who, int *w, int *h, uint8_
     int rc = ona__read_file(path, INT32_MAX, &file, &size);
     if (rc) {
         ona_log(ONA_LOG_ERROR, who, "texture %s: %s; drawing the placeholder instead", path,
-                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                ona__paths_why(rc, path));
         return rc;
     }
     png_image image;
@@ -258,14 +261,20 @@ int ona__textures_reload(ona__textures *t, ona_texture tex, const char *path) {
     return 0;
 }
 
-/* Frees a slot's pixels and GL texture and retires its id, for reuse. Main, at the frame boundary
- * or after the turns (no turn can look the id up). */
-static void free_slot(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
-    uv_mutex_lock(&t->lock);
+/* Frees a slot's pixels and GL objects and retires its id, for reuse. Main, at the frame boundary
+ * or after the turns (no turn can look the id up); called with the lock held. */
+static void free_slot_locked(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
     /* release: the next frame's start orders this before any turn that could look the id up. */
     atomic_store_explicit(&s->id, 0, memory_order_release);
-    if (gfx && s->gl)
+    if (s->canvas) {
+        if (!s->canvas_made)
+            t->pending--; /* its GL objects were never made */
+        else if (gfx)
+            ona__gfx_canvas_free(gfx, s->gl, s->fbo);
+        t->canvases--;
+    } else if (gfx && s->gl) {
         ona__gfx_texture_free(gfx, s->gl);
+    }
     if (s->pixels)
         t->pending--;
     ona__free(s->pixels);
@@ -274,8 +283,17 @@ static void free_slot(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
     s->path = NULL;
     s->alpha = NULL;
     s->gl = 0;
+    s->fbo = 0;
     s->placeholder = false;
+    s->canvas = false;
+    s->canvas_made = false;
+    s->owner = 0;
     t->free_slots[t->free_count++] = (uint32_t)(s - t->slots);
+}
+
+static void free_slot(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
+    uv_mutex_lock(&t->lock);
+    free_slot_locked(t, gfx, s);
     uv_mutex_unlock(&t->lock);
 }
 
@@ -312,13 +330,38 @@ int ona__textures_create(ona__textures *t, int width, int height, const uint8_t 
     return rc;
 }
 
-int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out) {
+int ona__textures_canvas(ona__textures *t, int width, int height, uint64_t owner,
+                         ona_texture *out) {
     if (width <= 0 || height <= 0 || width > 16384 || height > 16384 || !out)
         return ONA_EINVAL;
     uv_mutex_lock(&t->lock);
     int rc = insert(t, NULL, width, height, NULL, false, true, NULL, out);
+    if (rc == 0) {
+        /* Read only under the lock (ona__textures_free_canvases), so set after the publish. */
+        slot_of(t, out->id)->owner = owner;
+        t->canvases++;
+    }
     uv_mutex_unlock(&t->lock);
     return rc;
+}
+
+uint32_t ona__textures_free_canvases(ona__textures *t, ona__gfx *gfx, uint64_t owner) {
+    if (!owner)
+        return 0;
+    uint32_t freed = 0;
+    uv_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->used; i++) {
+        ona__texture *s = &t->slots[i];
+        /* relaxed: main wrote every id it reads here (retires and publishes are main's or under
+         * this lock). */
+        if (!s->canvas || s->owner != owner ||
+            atomic_load_explicit(&s->id, memory_order_relaxed) == 0)
+            continue;
+        free_slot_locked(t, gfx, s);
+        freed++;
+    }
+    uv_mutex_unlock(&t->lock);
+    return freed;
 }
 
 bool ona__textures_is_placeholder(ona__textures *t, uint32_t id) {

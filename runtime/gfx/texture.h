@@ -30,9 +30,10 @@ typedef struct ona__texture {
     uint8_t *pixels; /* RGBA8 waiting for upload (main frees it after uploading) */
     uint32_t gl;     /* GL texture name, 0 until uploaded */
     bool placeholder;
-    bool canvas;  /* a canvas: made on main with a framebuffer, no pixels */
-    uint32_t fbo; /* a canvas's GL framebuffer, 0 until made */
+    bool canvas;      /* a canvas: made on main with a framebuffer, no pixels */
+    uint32_t fbo;     /* a canvas's GL framebuffer, 0 until made */
     bool canvas_made; /* main: its texture and framebuffer were made (or failed: logged) */
+    uint64_t owner;   /* a canvas's owner (a system handle), freed with it; 0: the runtime's */
     /* An atlas page's 8-bit coverage, owned by its maker (text.c); main
      * uploads it as white with that alpha whenever `dirty` is set. NULL for other textures. */
     const uint8_t *alpha;
@@ -42,8 +43,10 @@ typedef struct ona__texture {
 typedef struct ona__textures {
     uv_mutex_t lock;
     ona__texture slots[ONA__MAX_TEXTURES];
-    uint32_t used;                          /* slots handed out so far (high-water mark) */
-    uint32_t free_slots[ONA__MAX_TEXTURES]; /* slots below `used` freed by unload, reused first */
+    uint32_t used;     /* slots handed out so far (high-water mark) */
+    uint32_t canvases; /* live canvases */
+    /* Slots below `used` freed by unload or with their canvas's owner, reused first. */
+    uint32_t free_slots[ONA__MAX_TEXTURES];
     uint32_t free_count;
     uint32_t pending;        /* textures waiting for upload */
     ona_texture placeholder; /* made at init */
@@ -75,11 +78,15 @@ uint32_t ona__textures_live(ona__textures *t);
 int ona__textures_create(ona__textures *t, int width, int height, const uint8_t *rgba,
                          ona_texture *out);
 
-/* Makes a canvas: a width x height texture that draws can target. Its GL texture and
- * framebuffer are made by main with the next upload; until then (and with no GL at all) draws
- * into it are discarded and drawing it draws the placeholder. Any thread. Errors: ONA_EINVAL,
- * ONA_ELIMIT. */
-int ona__textures_canvas(ona__textures *t, int width, int height, ona_texture *out);
+/* Makes a canvas: a width x height texture that draws can target, owned by `owner` (a system
+ * handle; 0: the runtime, freed at the end). Its GL texture and framebuffer are made by main with
+ * the next upload; until then (and with no GL at all) draws into it are discarded and drawing it
+ * draws the placeholder. A freed canvas's slot is reused under the next generation, so its old
+ * handle looks up to nothing. Any thread. Errors: ONA_EINVAL, ONA_ELIMIT (the table is full). */
+int ona__textures_canvas(ona__textures *t, int width, int height, uint64_t owner, ona_texture *out);
+/* Main thread, between frames (no turn runs): frees every canvas of `owner` (not 0), its GL
+ * objects with it (gfx may be NULL), and returns how many. Their handles go stale. */
+uint32_t ona__textures_free_canvases(ona__textures *t, ona__gfx *gfx, uint64_t owner);
 /* Whether a handle draws the placeholder: the placeholder itself, or a file's texture whose
  * file could not be read (yet). Any thread inside a turn (main changes it between frames). */
 bool ona__textures_is_placeholder(ona__textures *t, uint32_t id);

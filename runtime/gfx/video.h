@@ -41,6 +41,8 @@ typedef struct ona__uniform {
     char name[32];
     uint32_t components;
     float value[4];
+    char at[64];  /* who set it last (ona__setting.at) */
+    bool missing; /* the program has no such uniform: warned once */
 } ona__uniform;
 
 /* A game fragment shader. `id` and `path` are published under the video's lock (any thread
@@ -60,7 +62,7 @@ typedef struct ona__video {
     ona__window *window;
     ona__gfx *gfx;
     ona__textures textures;
-    ona__fonts *fonts;       /* fonts and their glyph atlas pages (text.c) */
+    ona__fonts *fonts; /* fonts and their glyph atlas pages (text.c) */
     ona__render_list list;
     float clear[4];
 
@@ -83,7 +85,7 @@ typedef struct ona__video {
     uint32_t injected_count;
     bool keys[ONA__MAX_SCANCODES];
     float mouse_x, mouse_y;
-    uint32_t mouse_buttons;  /* bit (button - 1) */
+    uint32_t mouse_buttons; /* bit (button - 1) */
     /* Gamepads (gamepad.c): slots, their snapshot (written like the state above), and the
      * per-thread command queues applied by main in present. */
     ona__gamepads pads;

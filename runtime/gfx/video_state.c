@@ -115,6 +115,26 @@ int ona__video_shader_load(ona__video *v, const char *path, uint32_t *id) {
     return rc;
 }
 
+/* Main: sets a stored uniform on the shader's program, reporting (not passing to GL) a value
+ * its type cannot take, with the shader file, the uniform and who set it; a name the program
+ * does not have is reported once per name, with the names it has. */
+static void apply_uniform(ona__video *v, ona__shader_slot *s, ona__uniform *u) {
+    char why[512];
+    int rc = ona__gfx_program_uniform(v->gfx, s->program, u->name, u->components, u->value, why,
+                                      sizeof why);
+    const char *at = u->at[0] ? u->at : "C";
+    if (rc == ONA_EINVAL)
+        ona_log(ONA_LOG_ERROR, s->path, "ona.gfx.uniform '%s' (at %s): %s; not set", u->name, at,
+                why);
+    else if (rc == ONA_ENOENT && !u->missing) {
+        u->missing = true;
+        ona_log(ONA_LOG_WARN, s->path,
+                "ona.gfx.uniform '%s' (at %s): the shader has no such uniform in use (its "
+                "uniforms: %s; one the shader does not use is compiled away)",
+                u->name, at, why[0] ? why : "none");
+    }
+}
+
 /* Main: builds a shader's program, keeping the old one (and logging) when the build fails; the
  * uniforms set so far are set again on a new program. */
 static int build_shader(ona__video *v, ona__shader_slot *s) {
@@ -126,9 +146,10 @@ static int build_shader(ona__video *v, ona__shader_slot *s) {
     ona__gfx_program_free(v->gfx, s->program);
     s->program = program;
     s->warned = false;
-    for (uint32_t i = 0; i < s->uniform_count; i++)
-        ona__gfx_program_uniform(v->gfx, program, s->uniforms[i].name, s->uniforms[i].components,
-                                 s->uniforms[i].value);
+    for (uint32_t i = 0; i < s->uniform_count; i++) {
+        s->uniforms[i].missing = false; /* the new program may have it */
+        apply_uniform(v, s, &s->uniforms[i]);
+    }
     return 0;
 }
 
@@ -176,8 +197,9 @@ static void set_uniform(ona__video *v, const ona__setting *st) {
     memcpy(u->name, st->name, sizeof u->name);
     u->components = st->components;
     memcpy(u->value, st->value, sizeof u->value);
+    memcpy(u->at, st->at, sizeof u->at);
     if (v->gfx && s->program)
-        ona__gfx_program_uniform(v->gfx, s->program, u->name, u->components, u->value);
+        apply_uniform(v, s, u);
 }
 
 /* A camera over lo..hi: cameras whose ranges it covers are forgotten; when the table is full the

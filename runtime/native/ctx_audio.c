@@ -7,6 +7,8 @@
  */
 #include "native.h"
 
+#include <stdio.h>
+
 static int audio_push(ona_ctx *ctx, ona__audio_cmd *cmd, const char *path, uint64_t *voice) {
     return ona__system_audio_push(ctx->sys, cmd, path, voice);
 }
@@ -60,8 +62,16 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
     if (rc)
         return rc;
     char resolved[4096];
-    if (path) /* registered and watched: a change of the file restarts it (a missing one logs) */
-        ona__services_music_load(ona__ctx_services(ctx), path, ctx->sys->name, ctx->sys->id,
+    if (path) {
+        char found[4096];
+        rc = ona__services_locate(ona__ctx_services(ctx), path, found, sizeof found);
+        if (rc == ONA_EPATH || rc == ONA_ERANGE)
+            return rc; /* a name no file of the game can have */
+        /* Registered and watched: a change of the file restarts it (a missing one logs). It
+         * writes the path to open, except where there is no music kind (no audio). */
+        snprintf(resolved, sizeof resolved, "%s", found);
+        ona__services_music_load(ona__ctx_services(ctx), found, ctx->sys->name, ctx->sys->id,
                                  resolved, sizeof resolved);
+    }
     return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
 }

@@ -10,6 +10,8 @@
 #include "draw_state.h"
 #include "native.h"
 
+#include <math.h>
+
 int ona_ctx_draw(ona_ctx *ctx, ona_texture texture, int layer, const ona_sprite *sprites,
                  uint32_t count) {
     if (!ctx || (!sprites && count))
@@ -35,10 +37,29 @@ int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_desc *desc
     return ona__system_draw(ctx->sys, &key, sprites, count);
 }
 
+/* ONA_EINVAL, logged naming `fn` and why, as Lua raises for the same arguments. */
+static int refuse(ona_ctx *ctx, const char *fn, const char *why) {
+    ona_log(ONA_LOG_ERROR, ctx ? ctx->sys->name : "native", "%s: %s", fn, why);
+    return ONA_EINVAL;
+}
+
+/* ONA_EINVAL (logged) for a style the shape functions refuse, else 0. */
+static int check_style(ona_ctx *ctx, const char *fn, const ona_shape_style *style) {
+    const char *why = ona_shape_style_error(style);
+    return why ? refuse(ctx, fn, why) : 0;
+}
+
 int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc) {
     if (!ctx || !desc || (desc->layer_range && desc->layer_lo > desc->layer_hi) ||
         desc->viewport_w < 0 || desc->viewport_h < 0)
         return ONA_EINVAL;
+    if (!isfinite(desc->x) || !isfinite(desc->y))
+        return refuse(ctx, "ona_ctx_camera", "desc->x and desc->y must be finite");
+    if (!(desc->zoom >= 0) || !isfinite(desc->zoom))
+        return refuse(ctx, "ona_ctx_camera", "desc->zoom must be > 0 (0: 1) and finite");
+    if (!isfinite(desc->viewport_x) || !isfinite(desc->viewport_y) || !isfinite(desc->viewport_w) ||
+        !isfinite(desc->viewport_h))
+        return refuse(ctx, "ona_ctx_camera", "the viewport must be finite");
     ona__setting s = ona__camera_setting(desc);
     return ona__system_set(ctx->sys, &s);
 }
@@ -69,12 +90,18 @@ static int draw_shape(ona_ctx *ctx, int layer, const ona_sprite *s, uint32_t nee
 
 int ona_ctx_rect(ona_ctx *ctx, int layer, float x, float y, float w, float h,
                  const ona_shape_style *style) {
+    int rc = check_style(ctx, "ona_ctx_rect", style);
+    if (rc)
+        return rc;
     ona_sprite s[4];
     return draw_shape(ctx, layer, s, ona_shape_rect(x, y, w, h, style, s, 4), 4);
 }
 
 int ona_ctx_line(ona_ctx *ctx, int layer, float x1, float y1, float x2, float y2,
                  const ona_shape_style *style) {
+    int rc = check_style(ctx, "ona_ctx_line", style);
+    if (rc)
+        return rc;
     ona_sprite s[1 + 2 * (ONA_SHAPE_MAX_POINTS / 2)];
     uint32_t n = ona_shape_line(x1, y1, x2, y2, style, s, ONA_ARRAY_COUNT(s));
     return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));
@@ -82,6 +109,9 @@ int ona_ctx_line(ona_ctx *ctx, int layer, float x1, float y1, float x2, float y2
 
 int ona_ctx_circle(ona_ctx *ctx, int layer, float x, float y, float r,
                    const ona_shape_style *style) {
+    int rc = check_style(ctx, "ona_ctx_circle", style);
+    if (rc)
+        return rc;
     ona_sprite s[ONA_SHAPE_MAX_POINTS];
     uint32_t n = ona_shape_circle(x, y, r, style, s, ONA_ARRAY_COUNT(s));
     return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));
@@ -91,6 +121,9 @@ int ona_ctx_polygon(ona_ctx *ctx, int layer, const float *xy, uint32_t count,
                     const ona_shape_style *style) {
     if (!xy || count > ONA_SHAPE_MAX_POINTS)
         return ONA_EINVAL;
+    int rc = check_style(ctx, "ona_ctx_polygon", style);
+    if (rc)
+        return rc;
     ona_sprite s[ONA_SHAPE_MAX_POINTS];
     uint32_t n = ona_shape_polygon(xy, count, style, s, ONA_ARRAY_COUNT(s));
     return draw_shape(ctx, layer, s, n, ONA_ARRAY_COUNT(s));

@@ -15,6 +15,7 @@
 
 #include "audio.h"
 #include "common.h"
+#include "paths.h"
 #include "text.h"
 #include "texture.h"
 #include "video.h"
@@ -100,7 +101,7 @@ static int font_reload(void *ctx, uint32_t handle, const char *path, int param) 
     int rc = ona__fonts_reload(((ona__video *)ctx)->fonts, path);
     if (rc)
         ona_log(ONA_LOG_ERROR, "hot reload", "font %s: %s; the old font stays", path,
-                rc == ONA_ENOENT ? "no such file" : ona_strerror(rc));
+                ona__paths_why(rc, path));
     return rc;
 }
 
@@ -118,20 +119,14 @@ static void font_upload(void *ctx) {
 static const ona__asset_ops font_ops = {
     .name = "font", .load = font_load, .reload = font_reload, .upload = font_upload};
 
-/* Whether `path` can be opened for reading (kinds that open their file later, on main). */
-static bool readable(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
 static int shader_load(void *ctx, const char *path, int param, const char *who, uint32_t *handle) {
     (void)param;
     (void)who;
-    if (!readable(path)) {
-        ona_log(ONA_LOG_ERROR, path, "shader: no such file");
-        return ONA_ENOENT;
+    /* Looked at, not opened: opening a FIFO would block the loading thread. */
+    int rc = ona__paths_check_file(path);
+    if (rc) {
+        ona_log(ONA_LOG_ERROR, path, "shader: %s", ona__paths_why(rc, path));
+        return rc;
     }
     return ona__video_shader_load(ctx, path, handle);
 }
@@ -158,11 +153,12 @@ static int music_load(void *ctx, const char *path, int param, const char *who, u
     (void)ctx;
     (void)param;
     *handle = 1;
-    if (!readable(path)) {
-        ona_log(ONA_LOG_ERROR, who, "music %s: no such file; silent until it can be read", path);
-        return ONA_ENOENT;
-    }
-    return 0;
+    /* Looked at, not opened: opening a FIFO would block the loading thread. */
+    int rc = ona__paths_check_file(path);
+    if (rc)
+        ona_log(ONA_LOG_ERROR, who, "music %s: %s; silent until it can be read", path,
+                ona__paths_why(rc, path));
+    return rc;
 }
 
 static int music_reload(void *ctx, uint32_t handle, const char *path, int param) {

@@ -86,25 +86,29 @@ void ona__assets_set_kind(ona__assets *a, ona__asset_kind kind, const ona__asset
     }
 }
 
-/* Where `name` is: its resolved path; for a missing file, where it would be under the first
- * script root (its folder canonical, as watched file events name it), else `name` as given. */
-static void locate(ona__assets *a, const char *name, char *path, size_t size) {
-    if (ona__paths_resolve(a->roots, a->root_count, name, path, size) == 0)
-        return;
+/* Where `name` is: its resolved path (also for a folder or FIFO there, which its kind's load
+ * refuses in words); for a missing file, where it would be under the first script root (its
+ * folder canonical, as watched file events name it), else `name` as given. Returns what
+ * ona__paths_resolve said. */
+static int locate(ona__assets *a, const char *name, char *path, size_t size) {
+    int rc = ona__paths_resolve(a->roots, a->root_count, name, path, size);
+    if (rc == 0 || rc == ONA_ENOTFILE)
+        return rc;
     snprintf(path, size, "%s", name);
-    if (name[0] == '/' || a->root_count == 0)
-        return;
+    if (rc != ONA_ENOENT || name[0] == '/' || a->root_count == 0)
+        return rc;
     char candidate[PATH_MAX], dir[PATH_MAX];
     int n = snprintf(candidate, sizeof candidate, "%s/%s", a->roots[0], name);
     if (n < 0 || (size_t)n >= sizeof candidate)
-        return;
+        return rc;
     char *slash = strrchr(candidate, '/');
     *slash = '\0';
     if (!realpath(candidate, dir))
-        return;
+        return rc;
     n = snprintf(path, size, "%s/%s", dir, slash + 1);
     if (n < 0 || (size_t)n >= size)
         snprintf(path, size, "%s", name);
+    return rc;
 }
 
 /* The entry for (kind, path, param), or NULL. Lock held. */
@@ -146,9 +150,15 @@ int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int
     if (!name || !*name)
         return ONA_EINVAL;
     char resolved[PATH_MAX];
-    locate(a, name, resolved, sizeof resolved);
+    int where = locate(a, name, resolved, sizeof resolved);
     if (path && size)
         snprintf(path, size, "%s", resolved);
+    if (where != 0 && where != ONA_ENOENT && where != ONA_ENOTFILE) {
+        /* Outside the game folder (or a name too long): no entry, nothing read or watched. */
+        ona_log(ONA_LOG_ERROR, who, "%s %s: %s; %s", ops->name, name, ona__paths_why(where, NULL),
+                ops->placeholder ? "the placeholder instead" : "not loaded");
+        return where;
+    }
 
     uv_mutex_lock(&a->lock);
     ona__asset_entry *e = find(a, kind, resolved, param);
@@ -171,7 +181,7 @@ int ona__assets_load(ona__assets *a, ona__asset_kind kind, const char *name, int
         uv_mutex_unlock(&a->lock);
         if (rc)
             ona_log(ONA_LOG_ERROR, who, "%s %s: %s; %s", ops->name, resolved,
-                    rc == ONA_ENOENT ? "no such file" : ona_strerror(rc),
+                    ona__paths_why(rc, resolved),
                     retry ? "still the placeholder; read again at the next frame"
                           : "still the placeholder until the file can be read");
         return rc;

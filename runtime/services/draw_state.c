@@ -59,8 +59,13 @@ bool ona__services_is_canvas(ona__services *s, uint32_t id) {
     return ona__textures_is_canvas(&s->video.textures, id);
 }
 
-int ona__services_canvas(ona__services *s, int width, int height, ona_texture *out) {
-    return ona__textures_canvas(&s->video.textures, width, height, out);
+int ona__services_canvas(ona__services *s, int width, int height, uint64_t owner,
+                         ona_texture *out) {
+    return ona__textures_canvas(&s->video.textures, width, height, owner, out);
+}
+
+uint32_t ona__services_free_canvases(ona__services *s, uint64_t owner) {
+    return ona__textures_free_canvases(&s->video.textures, s->video.gfx, owner);
 }
 
 int ona__services_shader_load(ona__services *s, const char *path, uint64_t holder,

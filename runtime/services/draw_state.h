@@ -25,10 +25,12 @@ bool ona__services_is_canvas(ona__services *s, uint32_t id);
 /* A camera setting from the public desc (zoom 0 is 1). */
 ona__setting ona__camera_setting(const ona_camera_desc *desc);
 
-/* A canvas of width x height (0: the screen's size); any thread (its GL objects are made by main
- * before the next frame is drawn). Errors: ONA_EINVAL (a size out of range), ONA_ELIMIT,
- * ONA_ENOMEM. */
-int ona__services_canvas(ona__services *s, int width, int height, ona_texture *out);
+/* A canvas of width x height (0: the screen's size) owned by the system `owner` (0: the
+ * runtime); any thread (its GL objects are made by main before the next frame is drawn).
+ * Errors: ONA_EINVAL (a size out of range), ONA_ELIMIT, ONA_ENOMEM. */
+int ona__services_canvas(ona__services *s, int width, int height, uint64_t owner, ona_texture *out);
+/* Frees the canvases of the system `owner` as it ends; main, between frames. How many. */
+uint32_t ona__services_free_canvases(ona__services *s, uint64_t owner);
 /* A game shader from the game file `name`, watched for reloads; `holder` takes a reference (see
  * services.h: shaders are kept until the runtime goes). ONA_EINVAL for an empty name, ONA_ENOENT
  * (logged) when the file is missing; the compile errors of ona__video_shader_load. */

@@ -17,9 +17,11 @@ int ona__services_find(const ona__services *s, const char *name, char *path, siz
     return ona__paths_resolve(s->roots, s->root_count, name, path, size);
 }
 
-void ona__services_locate(const ona__services *s, const char *name, char *path, size_t size) {
-    if (ona__services_find(s, name, path, size) != 0)
+int ona__services_locate(const ona__services *s, const char *name, char *path, size_t size) {
+    int rc = ona__paths_resolve_game(s->roots, s->root_count, name, path, size);
+    if (rc != 0 && rc != ONA_ENOTFILE)
         snprintf(path, size, "%s", name);
+    return rc;
 }
 
 void ona__services_watch(ona__services *s, const char *path) {

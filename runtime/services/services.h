@@ -40,7 +40,7 @@ typedef struct ona__services {
     ona__hot_reload *hot;    /* the file watcher the assembly owns (watches nothing when off) */
     ona__assets assets;      /* every loaded file: textures, sounds, fonts, shaders (assets.c) */
     bool assets_ready;
-    char **roots;            /* the script roots, trailing '/' cut */
+    char **roots; /* the script roots, trailing '/' cut */
     uint32_t root_count;
     char *save_dir;          /* NULL: no folder (no HOME) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
@@ -76,12 +76,17 @@ static inline bool ona__services_may_call(const ona__services *s) {
 
 /* --- Game files (services.c) ------------------------------------------------------------------ */
 
-/* Finds a game file by name under the script roots (paths.h): 0, or ONA_ENOENT / ONA_ERANGE. Any
+/* Finds a file by name for the embedder's calls: absolute, else under the script roots, never in
+ * the working directory (ona__paths_resolve): 0, ONA_ENOENT, ONA_ENOTFILE or ONA_ERANGE. Any
  * thread. */
 int ona__services_find(const ona__services *s, const char *name, char *path, size_t size);
-/* The path a loader opens for `name`: where ona__services_find finds it, else `name` as given
- * (cut to `size`), so that a missing file is reported by the name the game used. Any thread. */
-void ona__services_locate(const ona__services *s, const char *name, char *path, size_t size);
+/* The path a loader opens for `name` (a name from a game's script: confined to the script roots,
+ * ona__paths_resolve_game), and what the lookup said: where it found it (also
+ * a folder or FIFO there, for the loader to refuse in words); else `name` as given, so that a
+ * missing file is reported by the name the game used: the registry resolves it again, and music
+ * opens only absolute (resolved) paths, so nothing is opened relative to the working
+ * directory. Any thread. */
+int ona__services_locate(const ona__services *s, const char *name, char *path, size_t size);
 /* Watches `path` for changes when files are watched (nothing otherwise). Any thread. */
 void ona__services_watch(ona__services *s, const char *path);
 

@@ -16,6 +16,7 @@
  */
 #include "services.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -128,6 +129,10 @@ double ona_random_next(ona_random *r) {
 }
 
 int64_t ona_random_int(ona_random *r, int64_t a, int64_t b) {
+    if (b < a) /* what Lua's gen:int raises for */
+        ona_log(ONA_LOG_ERROR, "random",
+                "ona_random_int: the range is empty: %lld > %lld; returning %lld", (long long)a,
+                (long long)b, (long long)a);
     if (b <= a)
         return a;
     uint64_t span = (uint64_t)b - (uint64_t)a + 1; /* 0: the whole 64-bit range */
@@ -144,7 +149,20 @@ int64_t ona_random_int(ona_random *r, int64_t a, int64_t b) {
 }
 
 double ona_random_float(ona_random *r, double a, double b) {
-    return a + (b - a) * ona_random_next(r);
+    if (!isfinite(a) || !isfinite(b)) { /* what Lua's gen:float raises for */
+        ona_log(ONA_LOG_ERROR, "random",
+                "ona_random_float: the bounds must be finite numbers, got %g and %g; returning %g",
+                a, b,
+                isfinite(a)   ? a
+                : isfinite(b) ? b
+                              : 0.0);
+        return isfinite(a) ? a : isfinite(b) ? b : 0.0;
+    }
+    double t = ona_random_next(r);
+    double span = b - a;
+    /* Bounds far apart (-1e308, 1e308) overflow b - a: mix them instead, which stays finite. */
+    double x = isfinite(span) ? a + span * t : a * (1 - t) + b * t;
+    return x < b || b <= a ? x : a; /* rounding may reach b: [a, b) is kept */
 }
 
 /* FNV-1a of the name, mixed with the session seed (whitened by splitmix64, so that near seeds

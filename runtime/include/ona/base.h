@@ -47,7 +47,8 @@ extern "C" {
 #define ONA_VERSION_PATCH 0
 #define ONA_VERSION_STRING "0.1.0"
 /* One integer that orders versions: 0xMMmmpp. */
-#define ONA_VERSION_NUMBER ((ONA_VERSION_MAJOR << 16) | (ONA_VERSION_MINOR << 8) | ONA_VERSION_PATCH)
+#define ONA_VERSION_NUMBER                                                                         \
+    ((ONA_VERSION_MAJOR << 16) | (ONA_VERSION_MINOR << 8) | ONA_VERSION_PATCH)
 
 /* The version the library was built as (may differ from the header an embedder compiled with).
  * Any thread. */
@@ -61,25 +62,27 @@ ONA_API const char *ona_build_type(void);
 
 /* One list gives every error: X(code name, value, text). Values are negative and stable. */
 #define ONA_ERROR_LIST(X)                                                                          \
-    X(ONA_EINVAL, -1, "invalid argument")                                                         \
-    X(ONA_ENOMEM, -2, "out of memory")                                                            \
-    X(ONA_ERANGE, -3, "value out of range")                                                       \
-    X(ONA_EFORMAT, -4, "malformed format string or data")                                         \
-    X(ONA_ENOENT, -5, "no such file, system or name")                                             \
-    X(ONA_EIO, -6, "input/output error")                                                          \
-    X(ONA_ESCRIPT, -7, "script error")                                                            \
-    X(ONA_EFULL, -8, "mailbox is full")                                                           \
-    X(ONA_EEMPTY, -9, "mailbox is empty")                                                         \
-    X(ONA_ESTALE, -10, "stale or invalid handle")                                                 \
-    X(ONA_EENCODE, -11, "value cannot be encoded in a message")                                   \
-    X(ONA_EDECODE, -12, "malformed message")                                                      \
-    X(ONA_EDEAD, -13, "system is stopped or killed")                                              \
-    X(ONA_ELIMIT, -14, "a configured limit was reached")                                          \
-    X(ONA_EDEADLOCK, -15, "systems are blocked on each other")                                    \
-    X(ONA_ETHREAD, -16, "called from the wrong thread")                                           \
-    X(ONA_EGFX, -17, "graphics error")                                                            \
-    X(ONA_EBUSY, -18, "resource is busy")                                                         \
-    X(ONA_EDIVERGED, -19, "the replay diverged from its recording")
+    X(ONA_EINVAL, -1, "invalid argument")                                                          \
+    X(ONA_ENOMEM, -2, "out of memory")                                                             \
+    X(ONA_ERANGE, -3, "value out of range")                                                        \
+    X(ONA_EFORMAT, -4, "malformed format string or data")                                          \
+    X(ONA_ENOENT, -5, "no such file, system or name")                                              \
+    X(ONA_EIO, -6, "input/output error")                                                           \
+    X(ONA_ESCRIPT, -7, "script error")                                                             \
+    X(ONA_EFULL, -8, "mailbox is full")                                                            \
+    X(ONA_EEMPTY, -9, "mailbox is empty")                                                          \
+    X(ONA_ESTALE, -10, "stale or invalid handle")                                                  \
+    X(ONA_EENCODE, -11, "value cannot be encoded in a message")                                    \
+    X(ONA_EDECODE, -12, "malformed message")                                                       \
+    X(ONA_EDEAD, -13, "system is stopped or killed")                                               \
+    X(ONA_ELIMIT, -14, "a configured limit was reached")                                           \
+    X(ONA_EDEADLOCK, -15, "systems are blocked on each other")                                     \
+    X(ONA_ETHREAD, -16, "called from the wrong thread")                                            \
+    X(ONA_EGFX, -17, "graphics error")                                                             \
+    X(ONA_EBUSY, -18, "resource is busy")                                                          \
+    X(ONA_EPATH, -19, "path outside the game folder")                                              \
+    X(ONA_ENOTFILE, -20, "not a regular file")                                                     \
+    X(ONA_EDIVERGED, -21, "the replay diverged from its recording")
 
 typedef enum ona_error {
     ONA_OK = 0,
@@ -147,6 +150,5 @@ ONA_API void ona_set_allocator(const ona_allocator *allocator);
 #ifdef __cplusplus
 }
 #endif
-
 
 #endif /* ONA_BASE_H */

@@ -31,10 +31,10 @@ typedef enum ona_vsync {
 
 /* Every 0 means the default. */
 typedef struct ona_window_desc {
-    const char *title;   /* "Ona" */
-    int width, height;   /* 1280 x 720 */
+    const char *title; /* "Ona" */
+    int width, height; /* 1280 x 720 */
     bool resizable;
-    bool fullscreen;     /* desktop fullscreen */
+    bool fullscreen; /* desktop fullscreen */
     ona_vsync vsync;
     const char *shader_dir; /* folder of sprite.vert/sprite.frag; NULL = the built-in path */
 } ona_window_desc;
@@ -226,7 +226,9 @@ ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_de
                             const ona_sprite *sprites, uint32_t count);
 
 /* Sets the camera of a layer range from the next frame on (the last setter in spawn order
- * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side),
+ * wins, per layer). Errors: ONA_EINVAL (no desc, layer_lo > layer_hi, a negative viewport side;
+ * logged naming the function: a zoom that is negative, NaN or infinite, a position or viewport
+ * that is not finite, as Lua's ona.gfx.camera raises),
  * ONA_ETHREAD (not inside a turn), ONA_ENOMEM. Only inside a callback, on its thread. */
 ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
 

@@ -60,7 +60,7 @@ typedef struct ona_message {
     uint32_t capacity; /* of heap */
     uint32_t count;    /* top-level values */
     uint32_t flags;
-    uint64_t sender;   /* the sending system's handle id; 0 when sent from outside a system */
+    uint64_t sender; /* the sending system's handle id; 0 when sent from outside a system */
     uint8_t inline_data[ONA_MESSAGE_INLINE];
 } ona_message;
 
@@ -84,8 +84,8 @@ typedef struct ona_message_writer {
     ona_message *msg;
     int error;
     uint32_t depth;
-    uint32_t open[ONA_MESSAGE_MAX_DEPTH];   /* byte offset of each open table's header */
-    uint32_t items[ONA_MESSAGE_MAX_DEPTH];  /* keys and values written into each open table */
+    uint32_t open[ONA_MESSAGE_MAX_DEPTH];  /* byte offset of each open table's header */
+    uint32_t items[ONA_MESSAGE_MAX_DEPTH]; /* keys and values written into each open table */
     /* Private: the leading keys 1..n of each open table (its array size hint), and where
      * ona_message_writer_begin found the message, for the rollback on error. */
     uint32_t array_[ONA_MESSAGE_MAX_DEPTH];
@@ -144,7 +144,7 @@ typedef struct ona_value {
         /* Copy it (ona_string_copy) to keep it. It points into the reader, so it is valid only
          * until the next ona_message_read. */
         const ona_string *ona_string;
-        ona_buffer *buffer;           /* take it with ona_message_take_buffer to keep it */
+        ona_buffer *buffer; /* take it with ona_message_take_buffer to keep it */
         struct {
             uint32_t array_size; /* hint: keys 1..n come first */
             uint32_t hash_size;

@@ -35,7 +35,6 @@
 extern "C" {
 #endif
 
-
 typedef struct ona_system {
     uint64_t id;
 } ona_system;
@@ -107,7 +106,9 @@ typedef struct ona_runtime_desc {
      * or reload) before the watchdog interrupts it, in ms: 0 = 1000 (10000 in a sanitizer build
      * of the library, which runs code several times slower); ONA_BUDGET_OFF = none. */
     uint32_t turn_budget_ms;
-    /* Folders scripts are loaded from and `require` searches, NULL-terminated; NULL = ".". */
+    /* Folders scripts and assets are loaded from and `require` searches, NULL-terminated;
+     * NULL = ".". A relative path is looked for only under them, never in the working
+     * directory, and a script's asset paths must stay inside them (ONA_EPATH). */
     const char *const *script_roots;
     ona_failure_policy default_policy; /* 0 = RESTART */
     uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
@@ -199,7 +200,7 @@ typedef struct ona_spawn_desc {
     size_t memory_cap;         /* 0 = the runtime's; ONA_MEMORY_UNCAPPED = none */
     uint32_t budget_ms;        /* turn budget: 0 = the runtime's; ONA_BUDGET_OFF = none */
     ona_failure_policy policy; /* DEFAULT, RESTART or STOP */
-    uint32_t restart_limit; /* 0 = the runtime's */
+    uint32_t restart_limit;    /* 0 = the runtime's */
     /* The declared order: in every frame this system's turn starts only after each system it is
      * after (directly or through others) has finished its turn in that frame. `after` names
      * systems by handle (which must be live), `after_names` by name (every system of that name,
@@ -217,11 +218,11 @@ typedef struct ona_spawn_desc {
 typedef struct ona_system_desc {
     const char *name; /* required; at most ONA_MAX_NAME_BYTES */
     size_t size;
-    int (*init)(ona_ctx *ctx, void *state);                 /* optional, first turn */
-    int (*process)(ona_ctx *ctx, void *state, double dt);   /* once per frame */
-    void (*exit)(ona_ctx *ctx, void *state);                /* optional, on kill/destroy */
-    void *user;                                             /* ona_ctx_user() */
-    uint32_t mailbox_capacity;                              /* as in ona_spawn_desc */
+    int (*init)(ona_ctx *ctx, void *state);               /* optional, first turn */
+    int (*process)(ona_ctx *ctx, void *state, double dt); /* once per frame */
+    void (*exit)(ona_ctx *ctx, void *state);              /* optional, on kill/destroy */
+    void *user;                                           /* ona_ctx_user() */
+    uint32_t mailbox_capacity;                            /* as in ona_spawn_desc */
     ona_failure_policy policy;
     uint32_t restart_limit;
     /* The declared order, as in ona_spawn_desc. */
@@ -237,14 +238,14 @@ typedef struct ona_system_stats {
     ona_system_status status;
     bool native;
     uint32_t spawn_order;
-    uint64_t turns;          /* turns completed */
-    uint64_t turn_ns_total;  /* time spent running (not parked) */
+    uint64_t turns;         /* turns completed */
+    uint64_t turn_ns_total; /* time spent running (not parked) */
     uint64_t last_turn_ns;
     uint64_t max_turn_ns;
-    uint64_t parks;          /* times a turn waited in receive or send */
-    uint64_t messages_in;    /* messages taken from its mailbox */
-    uint64_t messages_out;   /* messages it put into mailboxes */
-    uint32_t mailbox_size;   /* messages waiting for it (ordered: staged and held ones too) */
+    uint64_t parks;        /* times a turn waited in receive or send */
+    uint64_t messages_in;  /* messages taken from its mailbox */
+    uint64_t messages_out; /* messages it put into mailboxes */
+    uint32_t mailbox_size; /* messages waiting for it (ordered: staged and held ones too) */
     uint32_t mailbox_capacity;
     uint32_t mailbox_high_water;
     uint64_t mailbox_full; /* sends refused or parked because it was full */
@@ -265,13 +266,14 @@ typedef struct ona_runtime_stats {
     uint64_t total_frame_ns;
     uint32_t threads;
     uint32_t systems; /* live (running, restarting or paused, or spawned and starting next frame) */
-    uint64_t messages;  /* delivered into mailboxes since creation */
+    uint64_t messages; /* delivered into mailboxes since creation */
     uint64_t turns;
     uint64_t steals;    /* turns a thread took from another thread's queue */
     uint64_t deadlocks; /* cycles of blocked senders broken */
     uint32_t assets;    /* files loaded (textures, sounds, fonts, shaders, music) and held */
     uint32_t textures;  /* live textures: loaded, made, canvases, atlas pages, the built-in ones */
     uint32_t sounds;    /* live sounds, the silent placeholder included */
+    uint32_t canvases;  /* live canvases (a system's are freed when it ends) */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */
@@ -298,8 +300,7 @@ ONA_API int ona_runtime_spawn(ona_runtime *rt, const ona_spawn_desc *desc, ona_s
 /* Spawns a native system; init runs in its first turn. Main thread, not inside a callback.
  * Errors: ONA_EINVAL (NULLs, no name or one too long, a policy or mailbox capacity out of
  * range), ONA_ETHREAD, ONA_ELIMIT, ONA_ENOMEM. */
-ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc,
-                                     ona_system *out);
+ONA_API int ona_runtime_spawn_native(ona_runtime *rt, const ona_system_desc *desc, ona_system *out);
 
 /* Kills a system at the end of the current frame (now, between frames): exit() runs, queued
  * messages are released, senders waiting on it fail with ONA_EDEAD. Main thread, not inside a
@@ -331,8 +332,9 @@ ONA_API int ona_runtime_run(ona_runtime *rt, uint64_t max_frames, double fixed_d
 /* Adds an input event to the next frame's events, as if it came from the keyboard or mouse:
  * scripted input for tests and replays. Pushed events come first in that frame's list, in the
  * order pushed, before the window's own. A key event may give only its name ("left", "space");
- * the scancode is filled in. Errors: ONA_EINVAL, ONA_ELIMIT (more than 256 pending),
- * ONA_ETHREAD. */
+ * the scancode is filled in. A TEXT event's text and a key event's name are C strings that end
+ * with a NUL inside their 32 bytes. Errors: ONA_EINVAL (logged for a string without its NUL),
+ * ONA_ELIMIT (more than 256 pending), ONA_ETHREAD. */
 ONA_API int ona_runtime_push_event(ona_runtime *rt, const ona_event *event);
 
 /* Reloads `path` (a script, a required module, a shader or a texture file; as loaded) at the

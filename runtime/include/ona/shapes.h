@@ -43,9 +43,18 @@ typedef struct ona_shape_style {
 
 /* Polygons and polylines take at most this many points (more: nothing is drawn, 0 returned). */
 #define ONA_SHAPE_MAX_POINTS 1024
+/* The widest line or outline, in world units. */
+#define ONA_SHAPE_MAX_WIDTH 1e6f
+
+/* Why the shape functions refuse `style` (a static sentence naming the field: a mode or cap
+ * outside its enum, a width that is negative, NaN or past ONA_SHAPE_MAX_WIDTH), or NULL when
+ * it is fine (NULL is the default style). Every shape function below and every ona_ctx_ shape
+ * call checks it: a refused style draws nothing, returns 0 (ONA_EINVAL from ona_ctx_*) and is
+ * logged naming the function. Any thread. */
+ONA_API const char *ona_shape_style_error(const ona_shape_style *style);
 
 /* One free quad: corners p (x0, y0, ... x3, y3) in triangle-strip order (triangles 0-1-2 and
- * 1-2-3), coloured by the centre texel of a 1x1 texture. Returns 1. */
+ * 1-2-3), coloured by the centre texel of a 1x1 texture. Returns 1 (0, logged, for p NULL). */
 ONA_API uint32_t ona_shape_quad(const float p[8], uint32_t tint, ona_sprite *out, uint32_t max);
 
 /* An axis-aligned rectangle with its top-left corner at (x, y). FILL: 1 sprite. LINE: 4. */

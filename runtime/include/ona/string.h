@@ -147,7 +147,8 @@ ONA_API void ona_string_builder_init(ona_string_builder *b);
 ONA_API int ona_string_builder_append(ona_string_builder *b, const char *bytes, size_t size);
 ONA_API int ona_string_builder_append_cstr(ona_string_builder *b, const char *cstr);
 ONA_API int ona_string_builder_append_string(ona_string_builder *b, const ona_string *s);
-ONA_API int ona_string_builder_appendf(ona_string_builder *b, const char *fmt, ...) ONA_PRINTF(2, 3);
+ONA_API int ona_string_builder_appendf(ona_string_builder *b, const char *fmt, ...)
+    ONA_PRINTF(2, 3);
 ONA_API int ona_string_builder_appendv(ona_string_builder *b, const char *fmt, va_list args);
 
 /* Moves the built bytes into *out and resets the builder. Returns the first error any append

@@ -47,9 +47,11 @@ ONA_API void ona_random_seed(ona_random *r, uint64_t seed);
 ONA_API uint64_t ona_random_u64(ona_random *r);
 /* A number in [0, 1) with 53 random bits. */
 ONA_API double ona_random_next(ona_random *r);
-/* An integer in [a, b], both included, without bias; a when b < a. */
+/* An integer in [a, b], both included, without bias; a when b < a (an empty range, logged
+ * naming the function, as Lua's gen:int raises for it). */
 ONA_API int64_t ona_random_int(ona_random *r, int64_t a, int64_t b);
-/* A number in [a, b). */
+/* A number in [a, b), finite for any finite bounds; a bound that is infinite or NaN is logged
+ * naming the function (Lua's gen:float raises) and the finite one, else 0, is returned. */
 ONA_API double ona_random_float(ona_random *r, double a, double b);
 /* Seeds `out` with this system's next default seed: derived from its name, its spawn order and
  * how many default seeds it took before (since its last restart), below 2^53; the same as the
