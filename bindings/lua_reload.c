@@ -14,6 +14,7 @@
 
 #include <lauxlib.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct reload_call {
     ona__lua *lua;
@@ -63,4 +64,23 @@ int ona__lua_reload(ona__system *sys, const char *changed) {
         return -1;
     }
     return call.result;
+}
+
+/* Compiled in a scratch state of its own, never run: a file that does not compile is refused
+ * before any system re-runs it, once for all of them, so a save caught mid-write (the first
+ * half of a function) never runs, whatever its first lines would do. */
+int ona__lua_check(const char *path, char *err, size_t errsize) {
+    size_t n = strlen(path);
+    if (n < 4 || strcmp(path + n - 4, ".lua") != 0)
+        return 0;
+    lua_State *L = luaL_newstate();
+    if (!L) {
+        snprintf(err, errsize, "%s: out of memory to compile it", path);
+        return ONA_ENOMEM;
+    }
+    int rc = luaL_loadfile(L, path);
+    if (rc)
+        snprintf(err, errsize, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : path);
+    lua_close(L);
+    return rc ? ONA_EINVAL : 0;
 }

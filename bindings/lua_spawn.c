@@ -56,6 +56,7 @@ const ona__host ona__lua_host = {
     .run = ona__lua_run,
     .restart = host_restart,
     .reload = ona__lua_reload,
+    .check = ona__lua_check,
     .destroy = host_destroy,
     .memory = host_memory,
 };
@@ -172,6 +173,7 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
         /* Its chunk was its whole life: close the state now, end it at the boundary. */
         ona__lua_close(lua, false);
         sys->status = ONA_SYSTEM_STOPPED;
+        ona__services_watch_once(svc, path); /* a change is named: it needs a restart */
     } else {
         ona__services_watch(svc, path);
     }

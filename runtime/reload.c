@@ -38,12 +38,32 @@ static void tally(reload_tally *t, bool ours, bool ok) {
         t->failed++;
 }
 
+/* Whether a host refuses the changed file as code (logged): it is not applied at all. */
+static bool refused(ona_runtime *rt, const char *path) {
+    for (int k = 0; k < ONA__HOST_SLOTS; k++) {
+        const ona__host *host = rt->core.hosts[k];
+        char err[1024];
+        if (host && host->check && host->check(path, err, sizeof err) != 0) {
+            ona_log(ONA_LOG_WARN, "hot reload",
+                    "%s; not reloaded, the old code keeps running (a save caught half-way, or a "
+                    "syntax error: the next save of the file is tried)",
+                    err);
+            return true;
+        }
+    }
+    return false;
+}
+
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
     ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
+        if (refused(rt, path)) {
+            h->failures++;
+            continue;
+        }
         reload_tally n = {0};
         ona__video *v = &rt->services.video;
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag")))
@@ -63,6 +83,12 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
         if (n.used)
             ona_log(n.failed ? ONA_LOG_WARN : ONA_LOG_INFO, "hot reload", "%s: %u reloaded%s", path,
                     n.reloaded, n.failed ? ", some failed (old code kept)" : "");
+        else if (ona__hot_reload_ran_once(h, path))
+            ona_log(ONA_LOG_WARN, "hot reload",
+                    "%s changed: it ran once, at start, to start the game, so nothing reloads it; "
+                    "restart the game to run the new version (the systems' own scripts and "
+                    "modules reload while it runs)",
+                    path);
     }
     ona__hot_reload_clear(h);
 }

@@ -260,6 +260,27 @@ START_TEST(test_audio_mixer_replace) {
 }
 END_TEST
 
+/* A looping voice whose sound is replaced by a shorter one past the new end goes on looping,
+ * from where it is in its cycle; a voice that does not loop has finished. */
+START_TEST(test_audio_mixer_replace_shorter_keeps_looping) {
+    ona__mixer *m = new_mixer();
+    ona__pcm *p = make_pcm(100, half), *q = make_pcm(30, ramp);
+    ona__audio_cmd c[] = {play_cmd(1, p, 1, 0, 1, true), play_cmd(2, p, 1, 0, 1, false)};
+    ona__mixer_apply(m, c, 2);
+    float out[200 * 2];
+    ona__mixer_mix(m, out, 80);
+    ona__mixer_replace(m, p, q);
+    ck_assert_uint_eq(ona__mixer_voices(m), 1); /* the loop; the one-shot was past the end */
+    ona__mixer_mix(m, out, 1);
+    ck_assert(NEAR(out[0], 0.020f)); /* frame 80 of the cycle is frame 20 of the 30 */
+    ona__mixer_mix(m, out, 200);     /* many times round the new sound */
+    ck_assert_uint_eq(ona__mixer_voices(m), 1);
+    free_pcm(p);
+    free_pcm(q);
+    free(m);
+}
+END_TEST
+
 /* Two systems' commands, pushed to one queue (one thread ran both) or to two (each on its own
  * thread, the second system's first), merge into the same list and mix into the same samples. */
 START_TEST(test_audio_mixer_same_mix_from_one_or_two_queues) {
@@ -788,6 +809,7 @@ static Suite *audio_suite(void) {
     tcase_add_test(mixer, test_audio_mixer_groups);
     tcase_add_test(mixer, test_audio_mixer_music_fades);
     tcase_add_test(mixer, test_audio_mixer_replace);
+    tcase_add_test(mixer, test_audio_mixer_replace_shorter_keeps_looping);
     tcase_add_test(mixer, test_audio_mixer_same_mix_from_one_or_two_queues);
     suite_add_tcase(s, mixer);
     TCase *sounds = tcase_create("sounds");

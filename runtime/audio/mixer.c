@@ -302,8 +302,11 @@ void ona__mixer_replace(ona__mixer *m, const ona__pcm *old, const ona__pcm *new_
         if (!v->handle || v->pcm != old)
             continue;
         v->pcm = new_pcm;
-        if (new_pcm->count == 0 || (v->pos >> 32) >= new_pcm->count)
-            *v = (ona__voice){0};
+        uint64_t end = (uint64_t)new_pcm->count << 32;
+        if (new_pcm->count == 0 || (!v->loop && v->pos >= end))
+            *v = (ona__voice){0}; /* past the end of a shorter sound: it has finished */
+        else if (v->pos >= end)
+            v->pos %= end; /* a loop goes on from where it is in its cycle of the new sound */
     }
 }
 

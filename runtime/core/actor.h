@@ -84,6 +84,11 @@ typedef struct ona__host {
      * 0 `path` is not its file, <0 the reload failed (logged; the old code keeps running). NULL
      * for a host without files (native): its systems neither reload nor pause. */
     int (*reload)(ona__system *sys, const char *path);
+    /* Main, between frames, before any reload of the changed file at `path`: 0 when the file
+     * is complete code for this host (or not code of its kind), else <0 with `err` set to
+     * "file:line: message" (a save caught mid-write, or a syntax error): no system reloads it.
+     * NULL for a host without files. */
+    int (*check)(const char *path, char *err, size_t errsize);
     /* Main, between frames: frees the host data; runs the script's exit first when asked. */
     void (*destroy)(ona__system *sys, bool run_exit);
     /* Any time the system does not run: memory in use, its peak, its cap (0 = none). */

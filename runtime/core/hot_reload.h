@@ -19,28 +19,45 @@ typedef struct ona__watch_dir {
     struct ona__hot_reload *owner;
 } ona__watch_dir;
 
-/* A file that changed, waiting to be stable before it is applied (hot_reload.c). */
+/* A watched file (hot_reload.c). `path` is set once; the other fields are main's. */
+typedef struct ona__watched {
+    char *path;
+    uint64_t digest; /* of the content last applied (or loaded), when `known` */
+    bool known;      /* false: never read (missing so far), so any content is a change */
+    bool once;       /* a one-shot script (main.lua): it ran at start and cannot re-run */
+} ona__watched;
+
+/* A file that changed, waiting to be quiet before it is applied (hot_reload.c). */
 typedef struct ona__settling {
     char *path;
     int64_t size, mtime_ns; /* at the last poll; size -1 while the file is missing */
+    uint64_t quiet_since;   /* uv_hrtime of the last event or change of size or mtime seen */
     bool fresh;             /* an event came since the last poll */
 } ona__settling;
 
+/* How long a changed file must be quiet (no event, same size and mtime) before it is applied:
+ * an editor's save is done well within it, and a writer that pauses longer is caught by the
+ * parse check (runtime/reload.c). Wall-clock time, whatever the frame rate. */
+#define ONA__HOT_RELOAD_SETTLE_NS (50ull * 1000 * 1000)
+
 typedef struct ona__hot_reload {
     bool enabled;     /* watching files (changes can still be requested with ona_runtime_reload) */
+    bool rescan;      /* main: an event named a missing folder (or one above it): try it again */
     uv_loop_t *loop;  /* the runtime's (loop.h) while watching, else NULL */
     uint32_t closing; /* directory watches closed, their close callbacks not run yet (main) */
-    uv_mutex_t lock;  /* guards `files` (registered from any thread) */
-    char **files;     /* every watched file, resolved */
+    uv_mutex_t lock;  /* guards the `files` array (registered from any thread) */
+    ona__watched *files; /* every watched file, resolved */
     uint32_t file_count, file_capacity;
-    uint32_t files_armed; /* files whose directory already has a watch (main) */
+    uint32_t files_armed; /* files whose folder has a watch, or is on `missing` (main) */
     ona__watch_dir **dirs;
     uint32_t dir_count, dir_capacity;
-    ona__settling *settling; /* changed files not yet stable (main) */
+    char **missing; /* folders of watched files that do not exist yet (main) */
+    uint32_t missing_count, missing_capacity;
+    ona__settling *settling; /* changed files not yet quiet (main) */
     uint32_t settling_count, settling_capacity;
-    char **changed;   /* stable changes, applied at this boundary (main) */
+    char **changed;   /* changes to apply at this boundary (main) */
     uint32_t changed_count, changed_capacity;
-    uint64_t reloads, failures;
+    uint64_t reloads, failures, unchanged;
 } ona__hot_reload;
 
 /* `loop` is the runtime's event loop, which must outlive the watcher; the directory watches are
@@ -50,15 +67,22 @@ int ona__hot_reload_init(ona__hot_reload *h, uv_loop_t *loop, bool watch);
 void ona__hot_reload_free(ona__hot_reload *h);
 /* Any thread: watch `path` (a file) from now on. Duplicates are ignored. */
 void ona__hot_reload_watch(ona__hot_reload *h, const char *path);
-/* Main: marks `path` changed, applied at the next boundary without waiting for it to settle
- * (an embedder's explicit request). */
+/* Any thread: watch `path`, a script that ran once at start (a game's main.lua): a change is
+ * applied by no one, so the boundary names it and says to restart (runtime/reload.c). */
+void ona__hot_reload_watch_once(ona__hot_reload *h, const char *path);
+/* Main: whether `path` was registered with ona__hot_reload_watch_once. */
+bool ona__hot_reload_ran_once(ona__hot_reload *h, const char *path);
+/* Main: marks `path` changed, applied at the next boundary without waiting for it to settle or
+ * comparing its content (an embedder's explicit request). */
 int ona__hot_reload_mark(ona__hot_reload *h, const char *path);
 /* Main, at the frame boundary, after the loop's poll delivered the file events: arms watches for
- * files registered since, and moves the changes that are now stable into `changed`
- * (changed_count of them) until ona__hot_reload_clear. A file
- * event starts a wait: the change is applied at the first poll that finds the file's size and
- * modification time equal to the previous poll's with no event in between (so one frame at
- * least after the last write; a missing file waits until it exists again). */
+ * files registered since (a folder that does not exist yet is watched from the nearest one above
+ * it that does, and armed when an event there names it), and moves the changes that are now
+ * settled into `changed` (changed_count of them) until ona__hot_reload_clear. A file event
+ * starts a wait: the change is taken at the first poll at least ONA__HOT_RELOAD_SETTLE_NS after
+ * the last event or change of size or mtime seen, and only if its content's digest differs from
+ * the one last applied (a `touch`, or a save of the same text, is counted in `unchanged` and
+ * dropped). A missing file waits until it exists again. */
 void ona__hot_reload_poll(ona__hot_reload *h);
 void ona__hot_reload_clear(ona__hot_reload *h);
 

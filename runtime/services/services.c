@@ -29,6 +29,11 @@ void ona__services_watch(ona__services *s, const char *path) {
         ona__hot_reload_watch(s->hot, path);
 }
 
+void ona__services_watch_once(ona__services *s, const char *path) {
+    if (s->hot)
+        ona__hot_reload_watch_once(s->hot, path);
+}
+
 int ona__services_texture_load(ona__services *s, const char *path, const char *who, uint64_t holder,
                                ona_texture *out) {
     return ona__assets_load(&s->assets, ONA__ASSET_TEXTURE, path, 0, who, holder, &out->id, NULL,

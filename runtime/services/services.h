@@ -89,6 +89,9 @@ int ona__services_find(const ona__services *s, const char *name, char *path, siz
 int ona__services_locate(const ona__services *s, const char *name, char *path, size_t size);
 /* Watches `path` for changes when files are watched (nothing otherwise). Any thread. */
 void ona__services_watch(ona__services *s, const char *path);
+/* The same for a script that ran once at start (main.lua): its change is named, with what to do
+ * (a restart), since nothing can apply it. Any thread. */
+void ona__services_watch_once(ona__services *s, const char *path);
 
 /* --- Assets (services.c); any thread ---------------------------------------------------------
  * Textures, sounds, fonts, music (and shaders, draw_state.c) load through the asset registry
