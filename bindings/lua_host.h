@@ -98,8 +98,9 @@ int ona__lua_push_args(ona__lua *lua, lua_State *L);
  * a module it required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps
  * running). */
 int ona__lua_reload(ona__system *sys, const char *path);
-/* The host's check. Main, between frames: a changed `.lua` file at `path` compiles (0), or
- * ONA_EINVAL with `err` = "file:line: message". Other files are not checked (0). */
+/* The host's check. Main, between frames: a changed `.lua` file at `path` compiles (0), does
+ * not (ONA_ESCRIPT, `err` = "file:line: message"), or is empty (ONA_EBUSY: a save caught between
+ * truncating and writing). Other files are not checked (0). */
 int ona__lua_check(const char *path, char *err, size_t errsize);
 
 /* lua_turn.c: the host's turn. */

@@ -12,6 +12,7 @@
  */
 #include "lua_watchdog.h"
 
+#include <ctype.h>
 #include <lauxlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,11 +69,22 @@ int ona__lua_reload(ona__system *sys, const char *changed) {
 
 /* Compiled in a scratch state of its own, never run: a file that does not compile is refused
  * before any system re-runs it, once for all of them, so a save caught mid-write (the first
- * half of a function) never runs, whatever its first lines would do. */
+ * half of a function) never runs, whatever its first lines would do. An empty file (an editor
+ * between truncating and writing) is refused as ONA_EBUSY: it is not an error of the author's. */
 int ona__lua_check(const char *path, char *err, size_t errsize) {
     size_t n = strlen(path);
     if (n < 4 || strcmp(path + n - 4, ".lua") != 0)
         return 0;
+    FILE *f = fopen(path, "rb");
+    bool blank = true;
+    for (int c; f && blank && (c = fgetc(f)) != EOF;)
+        blank = isspace(c) != 0;
+    if (f)
+        fclose(f);
+    if (blank) {
+        snprintf(err, errsize, "%s is empty", path);
+        return ONA_EBUSY;
+    }
     lua_State *L = luaL_newstate();
     if (!L) {
         snprintf(err, errsize, "%s: out of memory to compile it", path);
@@ -82,5 +94,5 @@ int ona__lua_check(const char *path, char *err, size_t errsize) {
     if (rc)
         snprintf(err, errsize, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : path);
     lua_close(L);
-    return rc ? ONA_EINVAL : 0;
+    return rc ? ONA_ESCRIPT : 0;
 }

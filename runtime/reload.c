@@ -43,11 +43,20 @@ static bool refused(ona_runtime *rt, const char *path) {
     for (int k = 0; k < ONA__HOST_SLOTS; k++) {
         const ona__host *host = rt->core.hosts[k];
         char err[1024];
-        if (host && host->check && host->check(path, err, sizeof err) != 0) {
+        int rc = host && host->check ? host->check(path, err, sizeof err) : 0;
+        if (rc == ONA_EBUSY) {
+            ona_log(ONA_LOG_INFO, "hot reload",
+                    "%s: not reloaded (a save between truncating and writing); the rest of the "
+                    "save is applied when it comes",
+                    err);
+            return true;
+        }
+        if (rc) {
             ona_log(ONA_LOG_WARN, "hot reload",
                     "%s; not reloaded, the old code keeps running (a save caught half-way, or a "
-                    "syntax error: the next save of the file is tried)",
+                    "syntax error; the next save of the file is tried)",
                     err);
+            rt->hot.failures++;
             return true;
         }
     }
@@ -60,10 +69,8 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
-        if (refused(rt, path)) {
-            h->failures++;
+        if (refused(rt, path))
             continue;
-        }
         reload_tally n = {0};
         ona__video *v = &rt->services.video;
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag")))

@@ -86,8 +86,9 @@ typedef struct ona__host {
     int (*reload)(ona__system *sys, const char *path);
     /* Main, between frames, before any reload of the changed file at `path`: 0 when the file
      * is complete code for this host (or not code of its kind), else <0 with `err` set to
-     * "file:line: message" (a save caught mid-write, or a syntax error): no system reloads it.
-     * NULL for a host without files. */
+     * "file:line: message" (a save caught mid-write, or a syntax error), or ONA_EBUSY for an
+     * empty file (a save between truncating and writing): no system reloads it. NULL for a
+     * host without files. */
     int (*check)(const char *path, char *err, size_t errsize);
     /* Main, between frames: frees the host data; runs the script's exit first when asked. */
     void (*destroy)(ona__system *sys, bool run_exit);
