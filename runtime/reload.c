@@ -8,10 +8,14 @@
  * also fills a texture or sound whose file was missing when it appears; and every system whose
  * host has files is asked through its table (ona__host.reload): a Lua system whose script or
  * required project module is that file re-runs its code in its own state
- * (bindings/lua_reload.c). A failure (compile error, raising chunk or reload hook) logs
- * file:line and leaves the old code running; the next save is tried again. A successful reload
- * of a paused system (it failed while files are watched) resumes it with its state kept
- * (ona__core_resume): edit and continue.
+ * (bindings/lua_reload.c). Before any of that, each host checks the file (ona__host.check): a
+ * Lua file that does not compile, or is empty, is refused once, with why, and no system sees it.
+ * The systems are asked in parallel on the runtime's threads (ona__core_parallel: each reload
+ * touches only its own state), and their answers are taken on main in spawn order. A failure
+ * (compile error, raising chunk or reload hook) logs file:line and leaves the old code running;
+ * the next save is tried again. A successful reload of a paused system (it failed while files
+ * are watched) resumes it with its state kept (ona__core_resume): edit and continue. A changed
+ * file that no one uses but that ran once at start (main.lua) is named, with what to do.
  */
 #include "runtime_internal.h"
 
@@ -63,10 +67,31 @@ static bool refused(ona_runtime *rt, const char *path) {
     return false;
 }
 
+/* The systems asked about one changed file, and their answers (main's until the job). */
+typedef struct reload_job {
+    ona__system **systems;
+    const char *path;
+    int *results;
+} reload_job;
+
+static void reload_one(void *ctx, uint32_t index) {
+    reload_job *job = ctx;
+    ona__system *sys = job->systems[index];
+    job->results[index] = sys->host->reload ? sys->host->reload(sys, job->path) : 0;
+}
+
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
     ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
+    int *results = NULL;
+    if (h->changed_count) {
+        results = ona__calloc(rt->core.system_count + 1, sizeof *results);
+        if (!results) { /* the changes stay listed: tried again at the next boundary */
+            ona_log(ONA_LOG_WARN, "hot reload", "out of memory: changes applied next frame");
+            return;
+        }
+    }
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
         if (refused(rt, path))
@@ -77,13 +102,15 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
             tally(&n, true, ona__gfx_reload_shaders(v->gfx) == 0);
         int a = ona__assets_reload(&rt->services.assets, path); /* textures, sounds, fonts */
         tally(&n, a != ONA_ENOENT, a == 0);
-        /* Every system whose host has files asks it: >0 reloaded, 0 not its file, <0 failed. */
+        /* Every system whose host has files asks it, in parallel (each in its own state): >0
+         * reloaded, 0 not its file, <0 failed. Then main takes the answers in spawn order. */
+        reload_job job = {rt->core.systems, path, results};
+        ona__core_parallel(&rt->core, rt->core.system_count, reload_one, &job);
         for (uint32_t s = 0; s < rt->core.system_count; s++) {
-            ona__system *sys = rt->core.systems[s];
-            int r = sys->host->reload ? sys->host->reload(sys, path) : 0;
+            int r = results[s];
             tally(&n, r != 0, r > 0);
             if (r > 0)
-                ona__core_resume(&rt->core, sys);
+                ona__core_resume(&rt->core, rt->core.systems[s]);
         }
         h->reloads += n.reloaded;
         h->failures += n.failed;
@@ -97,5 +124,6 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
                     "modules reload while it runs)",
                     path);
     }
+    ona__free(results);
     ona__hot_reload_clear(h);
 }

@@ -213,6 +213,35 @@ START_TEST(test_hot_reload_required_module_and_captured_functions) {
 }
 END_TEST
 
+/* Many systems on one module reload in parallel on the runtime's threads: every one of them
+ * gets the new code, with its state kept, and main counts them all. */
+START_TEST(test_hot_reload_many_systems_in_parallel) {
+    enum { SYSTEMS = 64 };
+    game_write("helper.lua", "return { value = function() return 1 end }\n");
+    game_write("user.lua", USES_MODULE);
+    ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
+    ona_system report = spawn_collector(rt);
+    for (int i = 0; i < SYSTEMS; i++)
+        spawn_lua(rt, "user.lua", "user", report, "", 0, 0);
+    step_until(rt, "module");
+    game_write("helper.lua", "return { value = function() return 2 end }\n");
+    ck_assert_int_eq(ona_runtime_reload(rt, "helper.lua"), 0);
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert_msg(captured_logs_contain("helper.lua: 64 reloaded"), "%s", captured_logs_text());
+    for (int i = 0; i < 3; i++) /* the collector takes a frame's sends in the next frame */
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    /* The last turn of each of the 64 ran the new code, and so did its captured function. */
+    int twos = 0, seen = 0;
+    for (int i = coll->count - 1; i >= 0 && seen < SYSTEMS; i--)
+        if (coll->items[i].type == ONA_VALUE_STRING && strcmp(coll->items[i].text, "module") == 0) {
+            seen++;
+            twos += coll->items[i + 1].number == 2 && coll->items[i + 3].number == 2;
+        }
+    ck_assert_int_eq(twos, SYSTEMS);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 START_TEST(test_hot_reload_c_api_without_watching) {
     game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(false, ONA_VIDEO_NONE, NULL);
@@ -318,6 +347,7 @@ int main(void) {
     tcase_add_test(tc, test_hot_reload_keeps_queued_messages_in_order);
     tcase_add_test(tc, test_hot_reload_required_module_and_captured_functions);
     tcase_add_test(tc, test_hot_reload_c_api_without_watching);
+    tcase_add_test(tc, test_hot_reload_many_systems_in_parallel);
     tcase_add_test(tc, test_hot_reload_runtime_loop_runs_timers_once_a_frame);
     tcase_add_test(tc, test_hot_reload_broken_shader_keeps_old_program);
     suite_add_tcase(s, tc);

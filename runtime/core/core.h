@@ -42,6 +42,9 @@ typedef struct ona__core_desc {
 
 struct ona__services; /* runtime/services: what the hosts reach; the core never looks inside */
 
+/* One item of a boundary job (ona__core_parallel): called once for each index, on any thread. */
+typedef void (*ona__core_job_fn)(void *ctx, uint32_t index);
+
 struct ona__core {
     ona__core_desc desc;
     uv_thread_t main_thread;
@@ -90,6 +93,13 @@ struct ona__core {
     uv_cond_t sleep_cond;
     uv_cond_t main_cond;
     uint64_t last_busy_ns, last_runs;
+    /* A boundary job (ona__core_parallel): main writes fn, ctx and count while no helper is in
+     * (`job_helpers` 0), then opens it; threads claim indices from `job_next`. */
+    ona__core_job_fn job_fn;
+    void *job_ctx;
+    atomic_bool job_open;
+    atomic_uint job_count, job_next, job_done;
+    atomic_int job_helpers; /* workers inside the job (main waits for none before it returns) */
 
     ona__trace trace; /* `tracing` changes only between frames */
     bool tracing;
@@ -170,6 +180,13 @@ int ona__scheduler_start(ona__core *core);
 void ona__scheduler_stop(ona__core *core);
 /* Runs the turns of one frame on all threads until quiescence (main thread). */
 void ona__scheduler_run_frame(ona__core *core);
+/* Main, between frames: calls fn(ctx, i) for every i < count, spread over the runtime's threads
+ * (main among them), and returns when all are done. The calls run with no frame and no
+ * current worker queue (a system woken by one is queued for the next frame, as by main), each
+ * on a thread with its own watchdog slot. With one thread, or few items, main runs them alone. */
+void ona__core_parallel(ona__core *core, uint32_t count, ona__core_job_fn fn, void *ctx);
+/* Whether a boundary job is open with items not yet claimed (a worker's wait looks). */
+bool ona__core_job_left(ona__core *core);
 
 /* --- runq.c ---------------------------------------------------------------------------------- */
 
@@ -178,6 +195,9 @@ void ona__scheduler_run_frame(ona__core *core);
 bool ona__runq_wake(ona__core *core, ona__system *sys, int expected, ona__resume resume);
 /* The index of the thread running turns on this thread (0 = main), or -1 outside turns. */
 int ona__runq_thread_index(void);
+/* Sets the index ona__runq_thread_index returns on this thread (a worker helping with a
+ * boundary job without its queue: see ona__core_parallel). */
+void ona__runq_set_index(int index);
 /* The worker running on this thread during a frame (NULL elsewhere); set by the scheduler. */
 ona__worker *ona__runq_current(void);
 void ona__runq_set_current(ona__worker *w);

@@ -32,6 +32,8 @@
 enum { SPIN_NS = 20000 };
 
 static _Thread_local ona__worker *tls_worker;
+/* The thread's index while it is a worker, or helps with a boundary job without its queue. */
+static _Thread_local int tls_index = -1;
 
 ona__worker *ona__runq_current(void) {
     return tls_worker;
@@ -39,10 +41,15 @@ ona__worker *ona__runq_current(void) {
 
 void ona__runq_set_current(ona__worker *w) {
     tls_worker = w;
+    tls_index = w ? (int)w->index : -1;
+}
+
+void ona__runq_set_index(int index) {
+    tls_index = index;
 }
 
 int ona__runq_thread_index(void) {
-    return tls_worker ? (int)tls_worker->index : -1;
+    return tls_index;
 }
 
 /* --- Eventcount ------------------------------------------------------------------------------ */
@@ -139,6 +146,7 @@ void ona__runq_wait(ona__core *core, ona__worker *w) {
     else
         atomic_fetch_add_explicit(&core->sleepers, 1, memory_order_seq_cst);
     bool ready = atomic_load_explicit(&core->stopping, memory_order_acquire) ||
+                 (!is_main && ona__core_job_left(core)) ||
                  (atomic_load_explicit(&core->frame_running, memory_order_acquire) &&
                   (has_work(core, 2) ||
                    (is_main && atomic_load_explicit(&core->active, memory_order_acquire) == 0)));

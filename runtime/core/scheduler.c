@@ -22,6 +22,7 @@
  */
 #include "core.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -65,11 +66,72 @@ static void run_system(ona__core *core, ona__worker *w, ona__system *sys) {
 
 /* --- Threads --------------------------------------------------------------------------------- */
 
+bool ona__core_job_left(ona__core *core) {
+    /* seq_cst: pairs with main's open, after the epoch read of a thread about to sleep. The
+     * counts are relaxed: a stale answer costs one look at the job (help_with_job decides). */
+    return atomic_load_explicit(&core->job_open, memory_order_seq_cst) &&
+           atomic_load_explicit(&core->job_next, memory_order_relaxed) <
+               atomic_load_explicit(&core->job_count, memory_order_relaxed);
+}
+
+/* Claims and runs items of the open boundary job until none is left. */
+static void run_job_items(ona__core *core) {
+    uint32_t i;
+    /* relaxed: the claim; the job's fields were published by the open (seq_cst) read before. */
+    uint32_t count = atomic_load_explicit(&core->job_count, memory_order_relaxed);
+    while ((i = atomic_fetch_add_explicit(&core->job_next, 1, memory_order_relaxed)) < count) {
+        core->job_fn(core->job_ctx, i);
+        /* release: the item's effects happen before main's acquire of the count. */
+        atomic_fetch_add_explicit(&core->job_done, 1, memory_order_release);
+    }
+}
+
+/* A worker's share of a boundary job. It counts itself in before it looks (seq_cst, like main's
+ * close and count read): main either sees it in and waits, or closed the job before it looked,
+ * so no helper reads the job's fields once main may change them. */
+static void help_with_job(ona__core *core, ona__worker *w) {
+    atomic_fetch_add_explicit(&core->job_helpers, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&core->job_open, memory_order_seq_cst)) {
+        ona__runq_set_current(NULL); /* between frames: no queue of its own, as main */
+        ona__runq_set_index((int)w->index);
+        run_job_items(core);
+        ona__runq_set_current(w);
+    }
+    atomic_fetch_sub_explicit(&core->job_helpers, 1, memory_order_seq_cst);
+}
+
+void ona__core_parallel(ona__core *core, uint32_t count, ona__core_job_fn fn, void *ctx) {
+    if (core->thread_count < 2 || count < 2 * core->thread_count) {
+        for (uint32_t i = 0; i < count; i++)
+            fn(ctx, i);
+        return;
+    }
+    /* No helper is in (the last job waited for them all): the fields are main's to write. */
+    core->job_fn = fn;
+    core->job_ctx = ctx;
+    atomic_store_explicit(&core->job_count, count, memory_order_relaxed);
+    atomic_store_explicit(&core->job_next, 0, memory_order_relaxed);
+    atomic_store_explicit(&core->job_done, 0, memory_order_relaxed);
+    atomic_store_explicit(&core->job_open, true, memory_order_seq_cst);
+    ona__runq_notify(core, -1);
+    run_job_items(core);
+    /* acquire: every item's effects, released by its thread's count. */
+    while (atomic_load_explicit(&core->job_done, memory_order_acquire) < count)
+        sched_yield();
+    atomic_store_explicit(&core->job_open, false, memory_order_seq_cst);
+    while (atomic_load_explicit(&core->job_helpers, memory_order_seq_cst) > 0)
+        sched_yield();
+}
+
 static void worker_main(void *arg) {
     ona__worker *w = arg;
     ona__core *core = w->core;
     ona__runq_set_current(w);
     while (!atomic_load_explicit(&core->stopping, memory_order_acquire)) {
+        if (ona__core_job_left(core)) {
+            help_with_job(core, w);
+            continue;
+        }
         ona__system *sys = NULL;
         if (atomic_load_explicit(&core->frame_running, memory_order_acquire))
             sys = ona__runq_find(core, w);
@@ -103,6 +165,11 @@ int ona__scheduler_start(ona__core *core) {
     atomic_init(&core->stopping, false);
     atomic_init(&core->epoch, 0);
     atomic_init(&core->sleepers, 0);
+    atomic_init(&core->job_open, false);
+    atomic_init(&core->job_count, 0);
+    atomic_init(&core->job_next, 0);
+    atomic_init(&core->job_done, 0);
+    atomic_init(&core->job_helpers, 0);
     atomic_init(&core->main_sleeping, false);
     if (uv_mutex_init(&core->sleep_lock) || uv_cond_init(&core->sleep_cond) ||
         uv_cond_init(&core->main_cond))
