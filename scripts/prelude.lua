@@ -41,10 +41,29 @@ end
 -- it. During a hot reload an empty module file is refused: it is a save caught mid-write.
 local modules = {} -- module name -> file
 local missing = {} -- candidate file of a module a require missed -> module name
+local requirers = {} -- module name -> { file that required it first in this state = true }
 local reloading = false
 local watch = raw.watch
 local io_open, loadstring = nil, loadstring -- io.open, taken at the first require
+-- Who required `name` (the first Lua caller above require and this loader): a reload of the
+-- module re-runs that file's module too.
+local function note_requirer(name)
+  local getinfo = debug_lib.getinfo
+  for level = 3, 6 do
+    local info = getinfo(level, "S")
+    if not info then
+      return
+    end
+    if info.source:sub(1, 1) == "@" then
+      local set = requirers[name] or {}
+      set[info.source:sub(2)] = true
+      requirers[name] = set
+      return
+    end
+  end
+end
 loaders[2] = function(name)
+  note_requirer(name)
   local file, err = package.searchpath(name, package.path)
   if not file then
     local stem = name:gsub("%.", "/")
@@ -296,8 +315,10 @@ end)
 -- returns nil when neither the system's script nor a project module it required (or a module a
 -- require missed) is that file, true when the new code is in, or false, reason when it is not
 -- (the old code keeps running).
---  1. Project modules are forgotten, so that running the script again requires fresh copies
---     (the old ones are kept to be put back if anything fails).
+--  1. The changed module and every module that required it (directly or through others) are
+--     forgotten, so that running the script again requires fresh copies of them (the old ones
+--     are kept to be put back if anything fails); other modules stay loaded, their module-level
+--     data kept. A change of the script itself forgets no module.
 --  2. The script runs again with its spawn args and must return a table of callbacks; a module
 --     it requires again must return a value of the same type as before, and must not be empty
 --     (an editor that truncates then writes is caught between the two): otherwise the reload
@@ -326,7 +347,8 @@ local function reload(module, state, script, args, changed)
     return nil
   end
   if not do_reload then
-    do_reload = reload_chunk()(modules, missing, set_reloading, pcall, tostring, type)
+    do_reload = reload_chunk()(modules, missing, requirers, set_reloading, pcall, tostring,
+      type)
   end
   return do_reload(module, state, script, args, changed)
 end
@@ -362,10 +384,37 @@ return turn, reload
 -- that does the reload.
 --[==[
 --@reload
-local modules, missing, set_reloading, pcall, tostring, type = ...
+local modules, missing, requirers, set_reloading, pcall, tostring, type = ...
+-- The modules to load afresh when `changed` changed: its own, then every module that required
+-- one of those (the script is always re-run). The others stay loaded, their data kept.
+local function affected(changed)
+  local set, grew = {}, false
+  for name, file in pairs(modules) do
+    if file == changed then
+      set[name], grew = true, true
+    end
+  end
+  if missing[changed] then -- a module a require missed, now created
+    set[missing[changed]], grew = true, true
+  end
+  while grew do
+    grew = false
+    for name, file in pairs(modules) do
+      if not set[name] then
+        for wanted in pairs(set) do
+          if requirers[wanted] and requirers[wanted][file] then
+            set[name], grew = true, true
+            break
+          end
+        end
+      end
+    end
+  end
+  return set
+end
 return function(module, state, script, args, changed)
   local saved = {}
-  for name in pairs(modules) do
+  for name in pairs(affected(changed)) do
     saved[name] = package.loaded[name]
     package.loaded[name] = nil
   end

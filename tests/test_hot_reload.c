@@ -242,6 +242,47 @@ START_TEST(test_hot_reload_many_systems_in_parallel) {
 }
 END_TEST
 
+/* A reload re-runs the changed module, the modules that required it, and the script; another
+ * module is not re-run and keeps its module-level data. */
+START_TEST(test_hot_reload_only_what_changed_and_its_requirers) {
+    game_write("stable.lua", "local count = 0\n"
+                             "return { bump = function() count = count + 1; return count end }\n");
+    game_write("tune.lua", "return { x = 1 }\n");
+    game_write("uses.lua", "local tune = require('tune')\n"
+                           "return { x = tune.x * 10 } -- taken once, when this module runs\n");
+    game_write("mix.lua", "local stable, uses = require('stable'), require('uses')\n"
+                          "return {\n"
+                          "  init = function(state, args) state.report = args.report end,\n"
+                          "  process = function(state)\n"
+                          "    ona.send(state.report, 'mix', stable.bump(), uses.x)\n"
+                          "  end,\n"
+                          "}\n");
+    ona_runtime *rt = make_runtime(true, ONA_VIDEO_NONE, NULL);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "mix.lua", "mix", report, "", 0, 0);
+    step_until(rt, "mix");
+    ck_assert_double_eq(last_tagged("mix")[2].number, 10);
+    game_write("tune.lua", "return { x = 2 }\n");
+    for (int i = 0; i < 300 && last_tagged("mix")[2].number != 20; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        usleep(2000);
+    }
+    const item *m = last_tagged("mix");
+    ck_assert_msg(m[2].number == 20, "uses.lua was not re-run: %g\n%s", m[2].number,
+                  captured_logs_text());
+    /* stable.lua was not re-run: its count went on over the reload. */
+    ck_assert_double_gt(m[1].number, 2);
+    game_write("stable.lua", "local count = 100\n"
+                             "return { bump = function() count = count + 1; return count end }\n");
+    for (int i = 0; i < 300 && last_tagged("mix")[1].number < 100; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        usleep(2000);
+    }
+    ck_assert_double_gt(last_tagged("mix")[1].number, 100); /* re-run: new module-level data */
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 START_TEST(test_hot_reload_c_api_without_watching) {
     game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(false, ONA_VIDEO_NONE, NULL);
@@ -348,6 +389,7 @@ int main(void) {
     tcase_add_test(tc, test_hot_reload_required_module_and_captured_functions);
     tcase_add_test(tc, test_hot_reload_c_api_without_watching);
     tcase_add_test(tc, test_hot_reload_many_systems_in_parallel);
+    tcase_add_test(tc, test_hot_reload_only_what_changed_and_its_requirers);
     tcase_add_test(tc, test_hot_reload_runtime_loop_runs_timers_once_a_frame);
     tcase_add_test(tc, test_hot_reload_broken_shader_keeps_old_program);
     suite_add_tcase(s, tc);
