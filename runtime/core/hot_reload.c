@@ -12,16 +12,22 @@
  *    polled with UV_RUN_NOWAIT at the frame boundary; other threads only add to the `files`
  *    list under `lock`.
  *  - Changes seen in one poll are de-duplicated: a burst of events for one file is one change.
- *  - A save is applied only once the file is stable, never while it is being written: an event
- *    puts the file on the `settling` list, and each poll stats the files there; one whose size
- *    and modification time (ns) equal those of the previous poll, with no event since, moves to
- *    `changed`. So a change waits at least one frame after its last write, and an editor that
- *    truncates then writes is normally seen once, complete (the prelude also refuses an empty
- *    module, for a writer slower than a frame). A deleted file waits until it exists again (a
- *    rename-style save deletes then creates). Explicit requests (ona__hot_reload_mark) skip the
- *    wait.
- *  - A file registered before it exists (a module a require missed) has its directory watched
- *    when that exists; a directory that does not is skipped without a warning.
+ *  - A save is applied only once the file is quiet, never while it is being written: an event
+ *    puts the file on the `settling` list, and each poll stats the files there; one with no event
+ *    and no change of size or modification time (ns) for ONA__HOT_RELOAD_SETTLE_NS of wall-clock
+ *    time moves to `changed`. So an editor that truncates then writes is seen once, complete; a
+ *    writer that pauses longer is caught by the hosts' parse check (runtime/reload.c). A deleted
+ *    file waits until it exists again (a rename-style save deletes then creates). Explicit
+ *    requests (ona__hot_reload_mark) skip the wait.
+ *  - Content, not time, decides: each watched file keeps the digest (digest.h's hash) of what its
+ *    user loaded, read by the registering thread right after the load, and of each change
+ *    applied since; a settled file whose digest is the same (a `touch`, the same text saved
+ *    again) is dropped and counted in `unchanged`. Only regular files are read: a FIFO never is.
+ *  - A file registered before its folder exists (a module a require missed, in a folder not made
+ *    yet) puts the folder on `missing`, and the nearest existing folder above it is watched; an
+ *    event there naming the missing folder (or one on the way to it) retries them all, and a
+ *    folder armed late has its watched files settle as if an event had named them (they may have
+ *    been written before the watch began).
  */
 #include "hot_reload.h"
 

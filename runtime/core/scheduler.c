@@ -19,6 +19,12 @@
  *    sharing costs per run (SHARE_COST_PER_RUN_NS: a thousand turns of 250 ns each were twice
  *    as slow shared as alone). A frame too small to share, or made of runs too short to share,
  *    runs on main alone and costs what a single thread would.
+ *  - Boundary jobs. Between frames main may hand out independent items (the systems to ask about
+ *    a changed file: ona__core_parallel) to the sleeping workers: it opens the job and wakes
+ *    them, all claim indices from one counter, main waits for the done count, closes the job
+ *    and waits for every helper to leave before the job's fields may change again. Helpers run
+ *    items without their queue (what they wake is queued for the next frame, as by main) but
+ *    keep their thread index, so the watchdog bounds each item in their slot.
  */
 #include "core.h"
 
