@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEJAVU "/usr/share/fonts/truetype/dejavu/"
@@ -164,6 +165,36 @@ START_TEST(test_assets_missing_texture_picked_up_when_created) {
                       px[1], px[2]);
     }
     free(after);
+    ck_assert(captured_logs_contain("late.png: 1 reloaded"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+/* A texture missing at start, in a folder that does not exist either: making the folder and the
+ * file while the game runs fills the same handle. */
+START_TEST(test_assets_missing_texture_in_new_folder_picked_up) {
+    ona_runtime *rt = make_runtime(ONA_VIDEO_OFFSCREEN);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "late_texture.lua", "assets", report, "file=art/late.png", 0, 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    const item *loaded = last_tagged("loaded");
+    ck_assert_ptr_nonnull(loaded);
+    ck_assert_double_eq(loaded[1].number, 16); /* the placeholder */
+    char dir[512];
+    game_file("art", dir, sizeof dir);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    game_png("art/late.png", 4, 2, 0x00FF00FFu);
+    const item *size = NULL;
+    for (int i = 0; i < 600; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        size = last_tagged("size");
+        if (size && size[1].number == 4)
+            break;
+        usleep(2000);
+    }
+    ck_assert_msg(size && size[1].number == 4 && size[2].number == 2,
+                  "the texture never became 4x2; log:\n%s", captured_logs_text());
     ck_assert(captured_logs_contain("late.png: 1 reloaded"));
     ona_runtime_destroy(rt);
 }
@@ -441,6 +472,7 @@ int main(void) {
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_assets_same_path_same_handle);
     tcase_add_test(tc, test_assets_missing_texture_picked_up_when_created);
+    tcase_add_test(tc, test_assets_missing_texture_in_new_folder_picked_up);
     tcase_add_test(tc, test_assets_font_file_reloaded);
     tcase_add_test(tc, test_assets_missing_sound_picked_up_when_created);
     tcase_add_test(tc, test_assets_release_frees_at_last_reference);

@@ -103,9 +103,14 @@ static int locate(ona__assets *a, const char *name, char *path, size_t size) {
         return rc;
     char *slash = strrchr(candidate, '/');
     *slash = '\0';
-    if (!realpath(candidate, dir))
-        return rc;
-    n = snprintf(path, size, "%s/%s", dir, slash + 1);
+    const char *rest = slash + 1;
+    if (!realpath(candidate, dir)) {
+        /* Its folder is missing too (the watcher waits for it to appear): under the root. */
+        if (!realpath(a->roots[0], dir))
+            return rc;
+        rest = name;
+    }
+    n = snprintf(path, size, "%s/%s", dir, rest);
     if (n < 0 || (size_t)n >= size)
         snprintf(path, size, "%s", name);
     return rc;

@@ -1,10 +1,11 @@
 -- late_texture.lua: loads a texture whose file does not exist yet and draws it over the whole
 -- window every frame, reporting the size its handle has: the placeholder's until the file is
 -- created, then the picture's (the asset registry picks the new file up under the same handle).
+-- args.file names another file than late.png.
 return {
   init = function(state, args)
     state.report = args.report
-    local tex, w, h, err = ona.gfx.texture('late.png')
+    local tex, w, h, err = ona.gfx.texture(args.file or 'late.png')
     state.tex = tex
     ona.send(state.report, 'loaded', w, h, err)
   end,
