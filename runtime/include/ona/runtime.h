@@ -39,6 +39,10 @@ typedef struct ona_system {
     uint64_t id;
 } ona_system;
 
+/* The sender of the runtime's own messages: the notices a monitor gets (ona_ctx_monitor; Lua's
+ * ona.runtime). It is never a system's handle: sending to it fails with ONA_ESTALE. */
+#define ONA_SENDER_RUNTIME (UINT64_C(1) << 20)
+
 /* What happens to a system whose callback raised a Lua error or returned an error code. */
 typedef enum ona_failure_policy {
     ONA_POLICY_DEFAULT = 0, /* the runtime's default_policy (RESTART unless set) */
@@ -75,7 +79,8 @@ typedef enum ona_system_status {
     ONA_SYSTEM_RESTARTING, /* failed; waiting out its backoff */
     ONA_SYSTEM_STOPPED,    /* failed past its policy, or returned from a one-shot script */
     ONA_SYSTEM_PAUSED,     /* failed while hot_reload watches files: state and mailbox kept, no
-                              turns, senders queue (and wait when it is full); a successful
+                              turns; under ordered delivery senders never wait on it (messages
+                              queue past its capacity, up to its memory cap); a successful
                               reload of its script or a module it required resumes it */
 } ona_system_status;
 
@@ -403,6 +408,14 @@ ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *
 ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
 ONA_API void ona_ctx_quit(ona_ctx *ctx);
+
+/* Monitors `system`: from now on this system is sent a notice, a message whose sender is
+ * ONA_SENDER_RUNTIME, each time that system pauses ("paused", handle, reason), resumes
+ * ("resumed", handle), restarts with a fresh state ("restarted", handle, reason) or ends
+ * ("ended", handle, reason). Notices arrive at the next turn, in the canonical order of ordered
+ * delivery; asking twice is asking once. A handle that has already ended gets "ended" at once.
+ * Errors: ONA_EINVAL (NULL ctx, handle 0), ONA_ENOMEM. */
+ONA_API int ona_ctx_monitor(ona_ctx *ctx, ona_system system);
 
 /* --- Recordings -------------------------------------------------------------------------------
  * A recording (ona_runtime_desc.record_path, `ona --record`) holds a session's inputs: its
