@@ -197,6 +197,59 @@ START_TEST(test_monitor_of_an_ended_handle_gets_ended_at_once) {
 }
 END_TEST
 
+/* The pattern the platformer's post.lua shows: a peer sends setup once, monitors the receiver
+ * and sends it again on "restarted"; every life of the receiver (after the peer in the order)
+ * has the setup at its first turn. */
+static const char *SETUP_PEER =
+    "return {\n"
+    "  init = function(state)\n"
+    "    state.worker = ona.lookup('worker')\n"
+    "    ona.monitor(state.worker)\n"
+    "    ona.send(state.worker, 'setup', 42)\n"
+    "  end,\n"
+    "  process = function(state)\n"
+    "    for from, what, h in ona.messages() do\n"
+    "      if from == ona.runtime and what == 'restarted' then ona.send(h, 'setup', 42) end\n"
+    "    end\n"
+    "  end,\n"
+    "}\n";
+/* Reports what setup it had at each turn; fails at its third turn, every life. */
+static const char *WORKER =
+    "return {\n"
+    "  init = function(state, args) state.report = args.report; state.turns = 0 end,\n"
+    "  process = function(state)\n"
+    "    for _, what, v in ona.messages() do if what == 'setup' then state.setup = v end end\n"
+    "    state.turns = state.turns + 1\n"
+    "    ona.send(state.report, 'has', state.setup or -1, state.turns)\n"
+    "    if state.turns == 3 then error('worn out') end\n"
+    "  end,\n"
+    "}\n";
+
+START_TEST(test_monitor_setup_sent_again_on_restarted) {
+    game_write("setup.lua", SETUP_PEER);
+    game_write("worker.lua", WORKER);
+    ona_runtime *rt = make_runtime_with((ona_runtime_desc){0});
+    ona_system report = spawn_collector(rt);
+    ona_message args = make_args(report, "");
+    const char *after[] = {"setup"};
+    ona_spawn_desc w = {.script = "worker.lua", .name = "worker", .args = &args,
+                        .after_names = after, .after_name_count = 1};
+    ona_system worker;
+    ck_assert_int_eq(ona_runtime_spawn(rt, &w, &worker), 0);
+    spawn_lua(rt, "setup.lua", "setup", report, "", 0, 0);
+    step(rt, 40);
+    /* Four lives (three restarts) of three turns each, every turn with the setup. */
+    ck_assert_int_eq(count_tagged("has"), 12);
+    for (int i = 0; i < 12; i++) {
+        int at = nth_tagged("has", i);
+        ck_assert_msg(coll->items[at + 1].number == 42, "turn %d of a life had no setup\n%s",
+                      i % 3 + 1, collected_text());
+        ck_assert(coll->items[at + 2].number == i % 3 + 1);
+    }
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* A C system monitors through ona_ctx_monitor and reads the notices' sender and values. */
 typedef struct native_watch {
     ona_system target;
@@ -477,6 +530,7 @@ static Suite *monitor_suite(void) {
     tcase_add_test(tc, test_monitor_restarts_then_end_in_order_with_init_args);
     tcase_add_test(tc, test_monitor_pause_resume_and_kill);
     tcase_add_test(tc, test_monitor_of_an_ended_handle_gets_ended_at_once);
+    tcase_add_test(tc, test_monitor_setup_sent_again_on_restarted);
     tcase_add_test(tc, test_monitor_from_c);
     tcase_add_test(tc, test_monitor_paused_receiver_never_stalls_its_senders);
     tcase_add_test(tc, test_monitor_paused_receiver_bounded_by_its_memory_cap);

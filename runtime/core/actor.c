@@ -166,8 +166,11 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
         if (rc) {
             m->flags = lent_flags;
             if (rc == ONA_ELIMIT && why) {
-                char stalled[160];
-                ona__core_stall_reason(target, 0, stalled, sizeof stalled);
+                /* A held target that runs again this frame is described by its status alone:
+                 * the rest is its turn's, which may be running now. */
+                char stalled[160] = "resumed this frame and has not taken its backlog yet";
+                if (target->status != ONA_SYSTEM_RUNNING)
+                    ona__core_stall_reason(target, 0, stalled, sizeof stalled);
                 snprintf(why, whysize,
                          "'%s' %s; what was queued for it meanwhile reached its memory cap (%zu "
                          "bytes): the message was not sent",

@@ -160,7 +160,7 @@ bool ona__core_resume(ona__core *core, ona__system *sys);
  * ball.lua:42 (save a fix to resume it)", "is restarting ...", "is itself waiting to send to
  * 'x'", "never receives ...", "has not asked for a message since frame N", "takes fewer ...").
  * `since` is the frame a sender started waiting on it (0: not asked). Main between frames, or a
- * sender while `sys` is held. */
+ * sender while `sys` is paused or restarting (it runs no turn then). */
 void ona__core_stall_reason(const ona__system *sys, uint64_t since, char *out, size_t size);
 /* Main, between frames: merges pending spawns into `systems` (so they are listed at once). */
 void ona__core_merge_pending(ona__core *core);

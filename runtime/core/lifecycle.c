@@ -370,8 +370,11 @@ void ona__core_stall_reason(const ona__system *sys, uint64_t since, char *out, s
     }
 }
 
-/* Sends to a paused or restarting system are held (delivery.c), bounded by its memory cap. */
-static void hold(ona__system *sys) {
+/* Under ordered delivery, sends to a paused or restarting system are held (delivery.c),
+ * bounded by its memory cap. */
+static void hold(ona__core *core, ona__system *sys) {
+    if (core->desc.immediate)
+        return;
     size_t used = 0, peak = 0, cap = 0;
     sys->host->memory(sys, &used, &peak, &cap);
     ona__delivery_hold(sys, cap == 0 || cap == SIZE_MAX ? ONA__HOLD_BOUND_DEFAULT : cap);
@@ -386,7 +389,7 @@ static void apply_failure(ona__core *core, ona__system *sys) {
         /* Its outgoing message (a failed send's) is dropped; its mailbox and waiters are kept. */
         ona_message_release(&sys->outgoing);
         sys->status = ONA_SYSTEM_PAUSED;
-        hold(sys);
+        hold(core, sys);
         ona__monitor_notify(core, sys, "paused", sys->fail_reason);
         return;
     }
@@ -400,7 +403,7 @@ static void apply_failure(ona__core *core, ona__system *sys) {
         return;
     }
     uint64_t backoff = (uint64_t)core->desc.restart_backoff_frames << ONA_MIN(sys->restarts, 16u);
-    hold(sys);
+    hold(core, sys);
     sys->status = ONA_SYSTEM_RESTARTING;
     sys->restart_frame = core->frame + backoff;
     ona_log(ONA_LOG_WARN, sys->name, "restarting in %llu frame%s (restart %u of %u)",

@@ -60,7 +60,9 @@ typedef enum ona_failure_policy {
  *    A receive never waits within a frame: an empty one returns nil. A sender may send a
  *    receiver at most (capacity - the receiver's backlog: messages sent it before the last frame
  *    and not taken yet) messages in a frame; past that its send waits to the start of a frame with room (its turn continues
- *    there), so nothing is lost and the order never deadlocks by itself.
+ *    there), so nothing is lost and the order never deadlocks by itself. A paused or restarting
+ *    receiver is not waited on: sends to it queue past its capacity, up to its memory cap (past
+ *    that the send fails with ONA_ELIMIT), and it takes them all, in order, at its next turn.
  *  - IMMEDIATE: messages go straight into the mailbox and a waiting receiver runs at once; a
  *    receive waits for a message within the frame (nil at quiescence) and a send to a full
  *    mailbox waits for room. Request and reply within one frame work; what a system sees in a
@@ -317,7 +319,8 @@ ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *ou
 
 /* Sends a message from outside any system (sender 0). Never waits. On success *m is moved (left
  * empty); on error it is untouched. Main thread, not inside a callback. Errors: ONA_ESTALE,
- * ONA_EDEAD, ONA_EFULL, ONA_EINVAL, ONA_ETHREAD. */
+ * ONA_EDEAD, ONA_EFULL, ONA_ELIMIT (a paused or restarting receiver holds its memory cap in
+ * messages), ONA_EINVAL, ONA_ETHREAD. */
 ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
@@ -385,7 +388,8 @@ ONA_API void *ona_ctx_user(ona_ctx *ctx);
 /* The frame number (first frame is 1). */
 ONA_API uint64_t ona_ctx_frame(ona_ctx *ctx);
 
-/* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD. */
+/* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD,
+ * ONA_ELIMIT (a paused or restarting receiver holds its memory cap in messages). */
 ONA_API int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m);
 
 /* Sends msgs[0..n) to `to` in order, without waiting, with one reservation in its mailbox and
