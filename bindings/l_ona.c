@@ -175,7 +175,7 @@ static int l_ona_send_raw(lua_State *L) {
     ona__lua *lua = self(L);
     ona__system *sys = lua->sys;
     uint64_t to;
-    char why[160];
+    char why[320];
     int rc = send_args(L, sys, "ona.send", &to, why, sizeof why);
     if (rc == 0) {
         lua_pushboolean(L, 1);
@@ -203,7 +203,7 @@ static int l_ona_send_raw(lua_State *L) {
 static int l_ona_try_send(lua_State *L) {
     ona__system *sys = self(L)->sys;
     uint64_t to;
-    char why[160];
+    char why[320];
     int rc = send_args(L, sys, "ona.try_send", &to, why, sizeof why);
     if (rc == 0) {
         lua_pushboolean(L, 1);
@@ -402,6 +402,18 @@ static int l_ona_kill(lua_State *L) {
     return 1;
 }
 
+/* ona.monitor(handle) -> true. From now on this system gets a message from ona.runtime each
+ * time that system pauses, resumes, restarts or ends; a handle that has already ended gets
+ * "ended" at once. */
+static int l_ona_monitor(lua_State *L) {
+    ona__system *sys = self(L)->sys;
+    uint64_t h = check_handle(L, 1, "ona.monitor");
+    if (ona__monitor_add(sys->core, sys, h) != 0)
+        ona__lua_raise(L, "ona.monitor", "%s", ona_strerror(ONA_ENOMEM));
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 static int l_ona_quit(lua_State *L) {
     ona__core_quit(self(L)->sys->core);
     return 0;
@@ -473,6 +485,7 @@ void ona__lua_open_ona(lua_State *L) {
         {"name", l_ona_name},
         {"lookup", l_ona_lookup},
         {"kill", l_ona_kill},
+        {"monitor", l_ona_monitor},
         {"quit", l_ona_quit},
         {"frame", l_ona_frame},
         {"memory", l_ona_memory},
@@ -482,6 +495,9 @@ void ona__lua_open_ona(lua_State *L) {
         {NULL, NULL},
     };
     luaL_register(L, NULL, functions);
+    /* The sender of the runtime's own messages (a monitor's notices): never a system's handle. */
+    lua_pushnumber(L, (lua_Number)ONA_SENDER_RUNTIME);
+    lua_setfield(L, -2, "runtime");
 }
 
 void ona__lua_push_raw(lua_State *L) {

@@ -219,6 +219,14 @@ ona_message make_args(ona_system report, const char *pairs) {
     return m;
 }
 
+ona_system_stats named_stats(ona_runtime *rt, const char *name) {
+    ona_system h;
+    ck_assert_msg(ona_runtime_lookup(rt, name, &h) == 0, "no system named %s", name);
+    ona_system_stats st;
+    ck_assert_int_eq(ona_runtime_system_stats(rt, h, &st), 0);
+    return st;
+}
+
 ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
                      const char *pairs, uint32_t mailbox, ona_failure_policy policy) {
     ona_message args = make_args(report, pairs);

@@ -75,6 +75,9 @@ ona_message make_args(ona_system report, const char *pairs);
 ona_system spawn_lua(ona_runtime *rt, const char *script, const char *name, ona_system report,
                      const char *pairs, uint32_t mailbox, ona_failure_policy policy);
 
+/* The statistics of the live system called `name`; fails the test when there is none. */
+ona_system_stats named_stats(ona_runtime *rt, const char *name);
+
 /* Runs one suite with Check and returns the process exit status. */
 int run_suite(Suite *suite);
 

@@ -35,6 +35,7 @@
 #include "core.h"
 
 #include <stdio.h>
+#include <string.h>
 
 ona__system *ona__actor_resolve(ona__core *core, uint64_t handle) {
     return ona__registry_resolve(&core->registry, handle);
@@ -164,6 +165,17 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
         int rc = ona__delivery_send(core, from, target, m);
         if (rc) {
             m->flags = lent_flags;
+            if (rc == ONA_ELIMIT && why) {
+                /* A held target that runs again this frame is described by its status alone:
+                 * the rest is its turn's, which may be running now. */
+                char stalled[160] = "resumed this frame and has not taken its backlog yet";
+                if (target->status != ONA_SYSTEM_RUNNING)
+                    ona__core_stall_reason(target, 0, stalled, sizeof stalled);
+                snprintf(why, whysize,
+                         "'%s' %s; what was queued for it meanwhile reached its memory cap (%zu "
+                         "bytes): the message was not sent",
+                         target->name, stalled, target->stage.hold_bound);
+            }
             return rc;
         }
         if (moves)
@@ -233,6 +245,7 @@ int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_me
 }
 
 int ona__actor_receive(ona__system *sys) {
+    sys->receive_frame = sys->core->frame;
     if (!sys->core->desc.immediate)
         return ona__delivery_take(sys);
     ona_message_release(&sys->inbox);
@@ -257,6 +270,7 @@ int ona__actor_kill(ona__core *core, uint64_t handle) {
 void ona__actor_fail(ona__system *sys, const char *what) {
     sys->failed = true;
     sys->errors++;
+    snprintf(sys->fail_reason, sizeof sys->fail_reason, "%.*s", (int)strcspn(what, "\n"), what);
     ona_log(ONA_LOG_ERROR, sys->name, "%s", what);
 }
 

@@ -194,6 +194,19 @@ struct ona__system {
     ona_failure_policy policy;
     uint32_t restart_limit;
     uint64_t restart_frame;
+    /* The first line of the error that failed its last turn ("ball.lua:42: ..."), written by
+     * the failing turn (ona__actor_fail), read by main between frames; why it ended, written by
+     * main where its end is decided ("" until then). */
+    char fail_reason[256];
+    char end_reason[128];
+    /* The frame of its last receive (0: it never asked for a message); the turn's, read by main
+     * between frames to say why its mailbox does not drain. */
+    uint64_t receive_frame;
+
+    /* --- monitors (monitor.c): the systems told of its lifecycle, under the core's
+     * monitor_lock; main reads them between frames --- */
+    uint64_t *monitors;
+    uint32_t monitor_count, monitor_cap;
 };
 
 /* Folds one item of `kind` (ONA__DIGEST_*) into the system's digest of this frame. The

@@ -12,6 +12,7 @@
 
 #include "actor.h"
 #include "deque.h"
+#include "monitor.h"
 #include "registry.h"
 #include "trace.h"
 
@@ -104,6 +105,9 @@ struct ona__core {
     ona__trace trace; /* `tracing` changes only between frames */
     bool tracing;
 
+    /* Guards every system's monitor list (monitor.c): ona.monitor may run on any thread. */
+    uv_mutex_t monitor_lock;
+
     /* The declared order (order.c). */
     ona__order order;
     uint64_t frame_start_ns;
@@ -162,6 +166,12 @@ bool ona__core_pauses(const ona__core *core, const ona__system *sys);
 /* Main, between frames, after a successful reload of `sys`: a paused system runs again with its
  * state kept, its next turn a new one (init again if init failed). True when it was paused. */
 bool ona__core_resume(ona__core *core, ona__system *sys);
+/* Why `sys` does not drain its mailbox, as a clause after its name ("is paused by an error at
+ * ball.lua:42 (save a fix to resume it)", "is restarting ...", "is itself waiting to send to
+ * 'x'", "never receives ...", "has not asked for a message since frame N", "takes fewer ...").
+ * `since` is the frame a sender started waiting on it (0: not asked). Main between frames, or a
+ * sender while `sys` is paused or restarting (it runs no turn then). */
+void ona__core_stall_reason(const ona__system *sys, uint64_t since, char *out, size_t size);
 /* Main, between frames: merges pending spawns into `systems` (so they are listed at once). */
 void ona__core_merge_pending(ona__core *core);
 /* Validation of the fields spawn descs share; NULL when fine, else what is wrong. */

@@ -21,6 +21,13 @@
  *    send is tried again at the start of a later frame whose backlog leaves room. So a receiver
  *    holds at most (number of its senders) x capacity messages, a predecessor that floods its
  *    successor never waits for a turn that cannot start, and nothing is dropped.
+ *  - Held receivers. A paused or restarting system takes no turn, so backpressure would park
+ *    its senders for as long as it waits for a fix. Instead it is held (main sets it at the
+ *    pause or failure, and lifts it at the boundary after its first turn again): sends to it
+ *    skip the capacity check and queue in the cells and the overflow, counted in bytes against
+ *    its memory cap; the send that would pass that is refused (ONA_ELIMIT, the sender's error,
+ *    naming the receiver and why it is stalled). Its first turn gathers the whole backlog in
+ *    canonical order.
  *  - Several senders may fill the cells in one frame: a send that finds none free goes into the
  *    overflow, a locked array the receiver drains with the mailbox. It is rare and never the
  *    fast path.
@@ -37,6 +44,7 @@ int ona__stage_init(ona__stage *st, uint32_t capacity) {
     atomic_init(&st->outside, 0);
     atomic_init(&st->outside_seq, 0);
     atomic_init(&st->refused, 0);
+    atomic_init(&st->held_bytes, 0);
     if (uv_mutex_init(&st->lock))
         return ONA_ENOMEM;
     st->live = true;
@@ -152,15 +160,54 @@ static int push(ona__system *target, ona_message *m, const ona__stamp *stamp) {
     return 0;
 }
 
+/* A send to a held receiver: counts m's bytes against its bound; false (nothing counted) when
+ * they would pass it. */
+static bool hold_take(ona__stage *st, const ona_message *m, size_t *bytes) {
+    *bytes = sizeof *m + (m->heap ? m->capacity : 0);
+    /* relaxed: a count that only bounds itself; no data is published through it. */
+    size_t before = atomic_fetch_add_explicit(&st->held_bytes, *bytes, memory_order_relaxed);
+    if (before + *bytes <= st->hold_bound)
+        return true;
+    atomic_fetch_sub_explicit(&st->held_bytes, *bytes, memory_order_relaxed);
+    return false;
+}
+
+static void hold_give_back(ona__stage *st, size_t bytes) {
+    /* relaxed: as in hold_take. */
+    atomic_fetch_sub_explicit(&st->held_bytes, bytes, memory_order_relaxed);
+}
+
+void ona__delivery_hold(ona__system *sys, size_t bound) {
+    sys->stage.hold = true;
+    sys->stage.hold_bound = bound;
+}
+
+int ona__delivery_notice(ona__core *core, ona__system *target, ona_message *m) {
+    /* relaxed: as for C's sends. */
+    ona__stamp stamp = {
+        .frame = core->frame,
+        .seq = atomic_fetch_add_explicit(&target->stage.outside_seq, 1, memory_order_relaxed),
+    };
+    return push(target, m, &stamp);
+}
+
 int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, ona_message *m) {
     uint32_t cap = target->stage.capacity;
     uint32_t backlog = target->stage.backlog_start;
     ona__stamp stamp = {.frame = core->frame};
+    /* A held receiver (paused, restarting) takes what is sent past its capacity, up to its
+     * bound: its senders never wait on it. */
+    bool held = target->stage.hold;
+    size_t bytes = 0;
+    if (held && !hold_take(&target->stage, m, &bytes))
+        return ONA_ELIMIT;
     if (from) {
         uint32_t *n = tally_slot(&from->tally, target->id, core->frame);
-        if (!n)
+        if (!n) {
+            hold_give_back(&target->stage, bytes);
             return ONA_ENOMEM;
-        if (backlog + *n >= cap) {
+        }
+        if (!held && backlog + *n >= cap) {
             /* relaxed: a statistic. */
             atomic_fetch_add_explicit(&target->stage.refused, 1, memory_order_relaxed);
             return ONA_EFULL;
@@ -169,23 +216,27 @@ int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, 
         stamp.seq = from->tally.seq;
         stamp.place = from->order_index == ONA__ORDER_NONE ? 0 : from->order_index + 1;
         int rc = push(target, m, &stamp);
-        if (rc)
+        if (rc) {
+            hold_give_back(&target->stage, bytes);
             return rc;
+        }
         from->tally.seq++;
         (*n)++;
         return 0;
     }
     /* relaxed: C's sends are not part of the deterministic contract; the count bounds them. */
     uint32_t n = atomic_fetch_add_explicit(&target->stage.outside, 1, memory_order_relaxed);
-    if (backlog + n >= cap) {
+    if (!held && backlog + n >= cap) {
         atomic_fetch_sub_explicit(&target->stage.outside, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&target->stage.refused, 1, memory_order_relaxed);
         return ONA_EFULL;
     }
     stamp.seq = atomic_fetch_add_explicit(&target->stage.outside_seq, 1, memory_order_relaxed);
     int rc = push(target, m, &stamp);
-    if (rc)
+    if (rc) {
         atomic_fetch_sub_explicit(&target->stage.outside, 1, memory_order_relaxed);
+        hold_give_back(&target->stage, bytes);
+    }
     return rc;
 }
 
@@ -302,7 +353,7 @@ uint32_t ona__delivery_backlog_before(ona__system *sys, uint64_t frame) {
 }
 
 bool ona__delivery_full(const ona__system *target) {
-    return target->stage.backlog_start >= target->stage.capacity;
+    return !target->stage.hold && target->stage.backlog_start >= target->stage.capacity;
 }
 
 void ona__delivery_boundary(ona__core *core) {
@@ -312,6 +363,11 @@ void ona__delivery_boundary(ona__core *core) {
          * takes that frame's messages now, so they are in flight, not backlog. One that did not
          * (paused, restarting, waiting, or not receiving) is behind by all it holds. */
         ona__stage *st = &sys->stage;
+        if (st->hold && sys->status == ONA_SYSTEM_RUNNING && st->gathered == core->frame) {
+            /* It ran a turn again and took its backlog: ordinary backpressure from now on. */
+            st->hold = false;
+            atomic_store_explicit(&st->held_bytes, 0, memory_order_relaxed);
+        }
         bool keeps_up = st->drained == core->frame && sys->status == ONA_SYSTEM_RUNNING;
         st->backlog_start = keeps_up ? ona__delivery_backlog_before(sys, core->frame)
                                      : ona__delivery_backlog(sys);

@@ -45,8 +45,18 @@ typedef struct ona__stage {
     atomic_uint outside; /* messages sent from C this frame (no tally of their own) */
     atomic_uint outside_seq;
     atomic_ullong refused; /* sends told to wait (backpressure), a statistic */
+    /* Held: while the system is paused or restarting, and until its first turn after, sends to
+     * it skip the capacity check (nobody waits on a receiver that cannot drain); the bytes they
+     * queue meanwhile (`held_bytes`, counted by the senders) are bounded by `hold_bound`, its
+     * memory cap. `hold` and `hold_bound` are main's, written between frames. */
+    bool hold;
+    size_t hold_bound;
+    atomic_size_t held_bytes;
     bool live; /* initialised and not yet freed */
 } ona__stage;
+
+/* The bound of a held receiver without a memory cap of its own (uncapped, or native). */
+#define ONA__HOLD_BOUND_DEFAULT ((size_t)64 << 20)
 
 typedef struct ona__tally_entry {
     uint64_t to, frame;
@@ -68,8 +78,16 @@ void ona__tally_free(ona__tally *t);
 
 /* Ordered send from `from` (NULL: C outside any system) to `target`: 0, or ONA_EFULL when the
  * receiver already had `capacity` messages waiting at the frame's start counting what this
- * sender sent it this frame (then `m` is untouched), or ONA_ENOMEM. */
+ * sender sent it this frame (then `m` is untouched), ONA_ELIMIT when the receiver is held and
+ * what was queued for it meanwhile would pass its bound (`m` untouched), or ONA_ENOMEM. */
 int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, ona_message *m);
+/* A message from the runtime (a monitor's notice) to `target`: stamped as from C in the current
+ * frame, never refused by backpressure. 0 or ONA_ENOMEM. Main between frames, or `target`'s own
+ * turn. */
+int ona__delivery_notice(ona__core *core, ona__system *target, ona_message *m);
+/* Main, between frames: `sys` pauses or waits to restart; sends to it are held (see the stage)
+ * with `bound` bytes. */
+void ona__delivery_hold(ona__system *sys, size_t bound);
 /* At the start of a system's part of a frame, on its thread: takes every message out of the
  * mailbox and the overflow, puts them in canonical order and marks which this turn sees. */
 void ona__delivery_gather(ona__system *sys);

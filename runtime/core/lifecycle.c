@@ -19,11 +19,15 @@
  *    and freeing it. So a slot is free again one boundary after its system ends, and nothing
  *    can still point at a freed system.
  *  - Restart backoff doubles: restart_backoff_frames << restarts.
+ *  - Monitors (monitor.c) are told here, where each change is applied: "paused" and "ended"
+ *    (with why) when a failure or an end is applied, "restarted" when the fresh state is made,
+ *    "resumed" by ona__core_resume.
  *  - Edit and continue. While files are watched (desc.pause_on_failure) a failed Lua system is
  *    paused instead, whatever its policy: its state and mailbox are kept, it gets no turns
- *    (queue_frame runs RUNNING systems only), senders still queue into its mailbox and park when
- *    it is full (it is alive, so sends are accepted; a paused system is not parked, so a sender
- *    waiting on it is never part of a deadlock cycle and simply stays parked frame after frame).
+ *    (queue_frame runs RUNNING systems only), senders still queue into its mailbox. Under ordered
+ *    delivery a paused or restarting system is held (delivery.c): its senders never wait on it.
+ *    Under immediate delivery they park when it is full (a paused system is not parked, so a
+ *    sender waiting on it is never part of a deadlock cycle and simply stays parked).
  *    A successful reload of any of its files resumes it (ona__core_resume) with a new turn. The
  *    host logs "<name> paused: <first line of the error>; save a fix to resume" when the turn
  *    fails (it has the error text). Native systems cannot load new code and keep their policy.
@@ -60,9 +64,16 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
         ona__registry_free(&core->registry);
         return ONA_ENOMEM;
     }
-    rc = ona__scheduler_start(core);
+    if (uv_mutex_init(&core->monitor_lock)) {
+        rc = ONA_ENOMEM;
+    } else {
+        rc = ona__scheduler_start(core);
+        if (rc) {
+            ona__scheduler_stop(core);
+            uv_mutex_destroy(&core->monitor_lock);
+        }
+    }
     if (rc) {
-        ona__scheduler_stop(core);
         uv_mutex_destroy(&core->pending_lock);
         ona__free(core->pending);
         ona__free(core->systems);
@@ -80,6 +91,7 @@ static void system_free(ona__system *sys) {
     ona__free(sys->after);
     ona__free(sys->order_direct);
     ona__free(sys->order_succ);
+    ona__monitor_free(sys);
     ona__mailbox_destroy(sys->mailbox);
     uv_mutex_destroy(&sys->waiters_lock);
     ona__free(sys);
@@ -104,6 +116,7 @@ void ona__core_free(ona__core *core) {
         core->system_count = 0;
     }
     uv_mutex_destroy(&core->pending_lock);
+    uv_mutex_destroy(&core->monitor_lock);
     ona__free(core->pending);
     ona__free(core->systems);
     ona__free(core->ending);
@@ -304,13 +317,67 @@ bool ona__core_pauses(const ona__core *core, const ona__system *sys) {
 }
 
 bool ona__core_resume(ona__core *core, ona__system *sys) {
-    (void)core;
     if (sys->status != ONA_SYSTEM_PAUSED)
         return false;
-    /* apply_failure left it idle with no turn in progress: queue_frame starts a new one. */
+    /* apply_failure left it idle with no turn in progress: queue_frame starts a new one. Its
+     * senders stay held until that turn has gathered what they queued (delivery.c). */
     sys->status = ONA_SYSTEM_RUNNING;
     ona_log(ONA_LOG_INFO, "hot reload", "%s resumed with its state kept", sys->name);
+    ona__monitor_notify(core, sys, "resumed", NULL);
     return true;
+}
+
+/* The length of the "file:line" an error text starts with ("ball.lua:42: ..."), or 0. */
+static size_t location_length(const char *text) {
+    for (const char *p = strchr(text, ':'); p; p = strchr(p + 1, ':')) {
+        const char *d = p + 1;
+        while (*d >= '0' && *d <= '9')
+            d++;
+        if (d > p + 1 && *d == ':')
+            return (size_t)(d - text);
+    }
+    return 0;
+}
+
+void ona__core_stall_reason(const ona__system *sys, uint64_t since, char *out, size_t size) {
+    const ona__core *core = sys->core;
+    /* relaxed: main between frames, or a sender while `sys` cannot run (held). */
+    int run = atomic_load_explicit(&sys->run, memory_order_relaxed);
+    if (sys->status == ONA_SYSTEM_PAUSED) {
+        size_t at = location_length(sys->fail_reason);
+        if (at)
+            snprintf(out, size, "is paused by an error at %.*s (save a fix to resume it)", (int)at,
+                     sys->fail_reason);
+        else
+            snprintf(out, size, "is paused by an error (%s; save a fix to resume it)",
+                     sys->fail_reason);
+    } else if (sys->status == ONA_SYSTEM_RESTARTING) {
+        uint64_t left = sys->restart_frame > core->frame ? sys->restart_frame - core->frame : 0;
+        snprintf(out, size, "is restarting after an error (in %llu frame%s)",
+                 (unsigned long long)left, left == 1 ? "" : "s");
+    } else if (run == ONA__RUN_PARKED_SEND) {
+        ona__system *next = ona__actor_resolve((ona__core *)core, sys->send_target);
+        snprintf(out, size, "is itself waiting to send to '%s'",
+                 next ? next->name : "a system that has ended");
+    } else if (sys->receive_frame == 0) {
+        snprintf(out, size, "never receives (none of its turns has asked for a message)");
+    } else if (since && sys->receive_frame < since) {
+        snprintf(out, size, "has not asked for a message since frame %llu",
+                 (unsigned long long)sys->receive_frame);
+    } else {
+        snprintf(out, size, "takes fewer messages a frame than it is sent (%llu taken in all)",
+                 (unsigned long long)sys->messages_in);
+    }
+}
+
+/* Under ordered delivery, sends to a paused or restarting system are held (delivery.c),
+ * bounded by its memory cap. */
+static void hold(ona__core *core, ona__system *sys) {
+    if (core->desc.immediate)
+        return;
+    size_t used = 0, peak = 0, cap = 0;
+    sys->host->memory(sys, &used, &peak, &cap);
+    ona__delivery_hold(sys, cap == 0 || cap == SIZE_MAX ? ONA__HOLD_BOUND_DEFAULT : cap);
 }
 
 static void apply_failure(ona__core *core, ona__system *sys) {
@@ -322,16 +389,21 @@ static void apply_failure(ona__core *core, ona__system *sys) {
         /* Its outgoing message (a failed send's) is dropped; its mailbox and waiters are kept. */
         ona_message_release(&sys->outgoing);
         sys->status = ONA_SYSTEM_PAUSED;
+        hold(core, sys);
+        ona__monitor_notify(core, sys, "paused", sys->fail_reason);
         return;
     }
     if (sys->policy == ONA_POLICY_STOP || sys->restarts >= sys->restart_limit) {
         sys->status = ONA_SYSTEM_STOPPED;
-        ona_log(ONA_LOG_ERROR, sys->name, "stopped (%s)",
-                sys->policy == ONA_POLICY_STOP ? "its policy is stop"
-                                               : "it failed past its restart limit");
+        const char *why = sys->policy == ONA_POLICY_STOP ? "its policy is stop"
+                                                         : "it failed past its restart limit";
+        ona_log(ONA_LOG_ERROR, sys->name, "stopped (%s)", why);
+        snprintf(sys->end_reason, sizeof sys->end_reason, "stopped (%s): %.*s", why,
+                 (int)(sizeof sys->end_reason - 48), sys->fail_reason);
         return;
     }
     uint64_t backoff = (uint64_t)core->desc.restart_backoff_frames << ONA_MIN(sys->restarts, 16u);
+    hold(core, sys);
     sys->status = ONA_SYSTEM_RESTARTING;
     sys->restart_frame = core->frame + backoff;
     ona_log(ONA_LOG_WARN, sys->name, "restarting in %llu frame%s (restart %u of %u)",
@@ -339,17 +411,29 @@ static void apply_failure(ona__core *core, ona__system *sys) {
             sys->restart_limit);
 }
 
-static void restart(ona__system *sys) {
+static void restart(ona__core *core, ona__system *sys) {
     sys->restarts++;
     ona_message_release(&sys->outgoing);
     sys->turn_active = false;
     sys->needs_init = true;
     sys->failed = false;
-    sys->status = sys->host->restart(sys) == 0 ? ONA_SYSTEM_RUNNING : ONA_SYSTEM_STOPPED;
+    if (sys->host->restart(sys) != 0) {
+        sys->status = ONA_SYSTEM_STOPPED;
+        snprintf(sys->end_reason, sizeof sys->end_reason, "its restart failed");
+        return;
+    }
+    sys->status = ONA_SYSTEM_RUNNING;
+    ona__monitor_notify(core, sys, "restarted", sys->fail_reason);
 }
 
-/* First half of an end: off every list, its waiters failed, its handle retired. */
+/* First half of an end: its monitors told, off every list, its waiters failed, its handle
+ * retired. */
 static void unlink_ending(ona__core *core, ona__system *sys, bool killed) {
+    const char *reason = killed ? "killed"
+                         : sys->end_reason[0] ? sys->end_reason
+                         : sys->one_shot      ? "its script ran to its end (a one-shot)"
+                                              : "stopped";
+    ona__monitor_notify(core, sys, "ended", reason);
     /* relaxed: main between frames owns every system. */
     if (atomic_load_explicit(&sys->run, memory_order_relaxed) == ONA__RUN_PARKED_SEND) {
         ona__system *target = ona__actor_resolve(core, sys->send_target);
@@ -396,7 +480,7 @@ void ona__core_boundary(ona__core *core) {
             if (sys->failed)
                 apply_failure(core, sys);
             if (sys->status == ONA_SYSTEM_RESTARTING && core->frame >= sys->restart_frame)
-                restart(sys);
+                restart(core, sys);
         }
         if (killed || sys->status == ONA_SYSTEM_STOPPED) {
             unlink_ending(core, sys, killed);

@@ -47,6 +47,9 @@ struct ona__registry_slot {
 
 #define SLOT_MASK ((UINT64_C(1) << ONA__REGISTRY_SLOT_BITS) - 1)
 
+/* Slot index 0 is never a handle's, so the runtime's sender never resolves to a system. */
+_Static_assert((ONA_SENDER_RUNTIME & SLOT_MASK) == 0, "ONA_SENDER_RUNTIME must name no slot");
+
 static uint64_t make_handle(uint64_t generation, uint32_t index) {
     return (generation << ONA__REGISTRY_SLOT_BITS) | (uint64_t)(index + 1);
 }

@@ -314,22 +314,29 @@ static uint32_t break_deadlocks(ona__core *core) {
 
 /* --- Long waits ------------------------------------------------------------------------------ */
 
-enum { LONG_WAIT_FRAMES = 300 }; /* 5 s at 60 frames a second */
+enum {
+    LONG_WAIT_FIRST = 30,   /* half a second at 60 frames a second */
+    LONG_WAIT_FRAMES = 300, /* then every 5 s */
+};
 
 /* A sender parked on a full mailbox across many frames is waiting on a system that does not
- * receive (or not fast enough): say so, by name, after LONG_WAIT_FRAMES and then every
- * LONG_WAIT_FRAMES again, so a game stalled on a deaf receiver is never silent. Counted in
- * frames, not seconds, so what a run logs does not depend on the machine's speed. Main, while
- * queueing the frame. */
+ * drain it: say so, by name and with why (paused by an error at file:line, restarting, waiting
+ * itself, never receiving, or slow), after LONG_WAIT_FIRST frames and then every
+ * LONG_WAIT_FRAMES, so a game stalled on a deaf receiver is never silent. Counted in frames, not
+ * seconds, so what a run logs does not depend on the machine's speed. Main, while queueing the
+ * frame. */
 static void warn_long_wait(ona__core *core, ona__system *sys, ona__system *target) {
     uint64_t waited = core->frame - sys->park_frame;
-    if (waited == 0 || waited % LONG_WAIT_FRAMES != 0)
+    if (waited != LONG_WAIT_FIRST &&
+        (waited < LONG_WAIT_FRAMES || (waited - LONG_WAIT_FIRST) % LONG_WAIT_FRAMES != 0))
         return;
+    char why[200];
+    ona__core_stall_reason(target, sys->park_frame, why, sizeof why);
     ona_log(ONA_LOG_WARN, sys->name,
-            "has waited %llu frames to send to '%s', whose mailbox is full (capacity %u) and "
-            "which has taken %llu messages in all: does '%s' receive?",
+            "has waited %llu frames to send to '%s', whose mailbox is full (capacity %u): '%s' "
+            "%s",
             (unsigned long long)waited, target->name, ona__mailbox_capacity(target->mailbox),
-            (unsigned long long)target->messages_in, target->name);
+            target->name, why);
 }
 
 /* --- The frame ------------------------------------------------------------------------------- */

@@ -73,6 +73,12 @@ int ona_ctx_kill(ona_ctx *ctx, ona_system system) {
     return ctx ? ona__actor_kill(ctx->sys->core, system.id) : ONA_EINVAL;
 }
 
+int ona_ctx_monitor(ona_ctx *ctx, ona_system system) {
+    if (!ctx || !system.id)
+        return ONA_EINVAL;
+    return ona__monitor_add(ctx->sys->core, ctx->sys, system.id);
+}
+
 void ona_ctx_quit(ona_ctx *ctx) {
     if (ctx)
         ona__core_quit(ctx->sys->core);

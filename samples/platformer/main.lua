@@ -23,8 +23,9 @@
 -- run replays the same, with plain ona.send.
 --
 --   system     after          tells
---   post                      -> level, camera, player, coins, particles: its canvas (once);
---                             draws it on the screen through post.frag
+--   post                      -> level, camera, player, coins, particles: its canvas (once,
+--                             and again to one that restarted: post monitors them); draws it
+--                             on the screen through post.frag
 --   level      post           -> player: the solid tiles (a buffer, moved); -> coins: where the
 --                             coins are; -> camera: the level's size (all once)
 --   player     level          reads the keyboard, a gamepad or the pilot; -> camera, coins: where

@@ -39,6 +39,10 @@ typedef struct ona_system {
     uint64_t id;
 } ona_system;
 
+/* The sender of the runtime's own messages: the notices a monitor gets (ona_ctx_monitor; Lua's
+ * ona.runtime). It is never a system's handle: sending to it fails with ONA_ESTALE. */
+#define ONA_SENDER_RUNTIME (UINT64_C(1) << 20)
+
 /* What happens to a system whose callback raised a Lua error or returned an error code. */
 typedef enum ona_failure_policy {
     ONA_POLICY_DEFAULT = 0, /* the runtime's default_policy (RESTART unless set) */
@@ -56,7 +60,9 @@ typedef enum ona_failure_policy {
  *    A receive never waits within a frame: an empty one returns nil. A sender may send a
  *    receiver at most (capacity - the receiver's backlog: messages sent it before the last frame
  *    and not taken yet) messages in a frame; past that its send waits to the start of a frame with room (its turn continues
- *    there), so nothing is lost and the order never deadlocks by itself.
+ *    there), so nothing is lost and the order never deadlocks by itself. A paused or restarting
+ *    receiver is not waited on: sends to it queue past its capacity, up to its memory cap (past
+ *    that the send fails with ONA_ELIMIT), and it takes them all, in order, at its next turn.
  *  - IMMEDIATE: messages go straight into the mailbox and a waiting receiver runs at once; a
  *    receive waits for a message within the frame (nil at quiescence) and a send to a full
  *    mailbox waits for room. Request and reply within one frame work; what a system sees in a
@@ -75,7 +81,8 @@ typedef enum ona_system_status {
     ONA_SYSTEM_RESTARTING, /* failed; waiting out its backoff */
     ONA_SYSTEM_STOPPED,    /* failed past its policy, or returned from a one-shot script */
     ONA_SYSTEM_PAUSED,     /* failed while hot_reload watches files: state and mailbox kept, no
-                              turns, senders queue (and wait when it is full); a successful
+                              turns; under ordered delivery senders never wait on it (messages
+                              queue past its capacity, up to its memory cap); a successful
                               reload of its script or a module it required resumes it */
 } ona_system_status;
 
@@ -312,7 +319,8 @@ ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *ou
 
 /* Sends a message from outside any system (sender 0). Never waits. On success *m is moved (left
  * empty); on error it is untouched. Main thread, not inside a callback. Errors: ONA_ESTALE,
- * ONA_EDEAD, ONA_EFULL, ONA_EINVAL, ONA_ETHREAD. */
+ * ONA_EDEAD, ONA_EFULL, ONA_ELIMIT (a paused or restarting receiver holds its memory cap in
+ * messages), ONA_EINVAL, ONA_ETHREAD. */
 ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
@@ -380,7 +388,8 @@ ONA_API void *ona_ctx_user(ona_ctx *ctx);
 /* The frame number (first frame is 1). */
 ONA_API uint64_t ona_ctx_frame(ona_ctx *ctx);
 
-/* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD. */
+/* Sends without waiting; *m is moved on success. Errors: ONA_EFULL, ONA_ESTALE, ONA_EDEAD,
+ * ONA_ELIMIT (a paused or restarting receiver holds its memory cap in messages). */
 ONA_API int ona_ctx_try_send(ona_ctx *ctx, ona_system to, ona_message *m);
 
 /* Sends msgs[0..n) to `to` in order, without waiting, with one reservation in its mailbox and
@@ -403,6 +412,14 @@ ONA_API int ona_ctx_spawn(ona_ctx *ctx, const ona_spawn_desc *desc, ona_system *
 ONA_API int ona_ctx_lookup(ona_ctx *ctx, const char *name, ona_system *out);
 ONA_API int ona_ctx_kill(ona_ctx *ctx, ona_system system);
 ONA_API void ona_ctx_quit(ona_ctx *ctx);
+
+/* Monitors `system`: from now on this system is sent a notice, a message whose sender is
+ * ONA_SENDER_RUNTIME, each time that system pauses ("paused", handle, reason), resumes
+ * ("resumed", handle), restarts with a fresh state ("restarted", handle, reason) or ends
+ * ("ended", handle, reason). Notices arrive at the next turn, in the canonical order of ordered
+ * delivery; asking twice is asking once. A handle that has already ended gets "ended" at once.
+ * Errors: ONA_EINVAL (NULL ctx, handle 0), ONA_ENOMEM. */
+ONA_API int ona_ctx_monitor(ona_ctx *ctx, ona_system system);
 
 /* --- Recordings -------------------------------------------------------------------------------
  * A recording (ona_runtime_desc.record_path, `ona --record`) holds a session's inputs: its
