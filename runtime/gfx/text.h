@@ -1,6 +1,7 @@
 /*
- * text.h: TrueType fonts, UTF-8 layout and the glyph atlas (text.c: fonts and the atlas;
- * text_layout.c: UTF-8 and layout; text_internal.h: what they share). Internal; no Lua.
+ * text.h: TrueType fonts, UTF-8 layout and the glyph atlas (text.c: the font registry;
+ * text_file.c: font files; text_glyphs.c: the glyph cache and atlas; text_layout.c: UTF-8 and
+ * layout; text_internal.h: what they share). Internal; no Lua.
  */
 #ifndef ONA_GFX_TEXT_H
 #define ONA_GFX_TEXT_H

@@ -1,9 +1,10 @@
 /*
  * text_internal.h: what the text module's files share, and nothing else sees: the font, glyph
- * and atlas page types, the font registry, and the few calls layout makes into the fonts and
- * their glyph cache. text.c owns files, fonts and the cache (and says how its atomics pair);
- * text_layout.c decodes UTF-8 and lays out, prints and measures; text_retire.c frees the fonts
- * a reload replaced. The rest of the runtime knows the module through text.h.
+ * and atlas page types, the font registry, and the calls its files make into one another.
+ * text.c owns the registry and its fonts; text_file.c reads and checks font files; text_glyphs.c
+ * owns the glyph cache and atlas (and says how its atomics pair); text_layout.c decodes UTF-8 and
+ * lays out, prints and measures; text_retire.c frees the fonts a reload replaced. The rest of
+ * the runtime knows the module through text.h.
  */
 #ifndef ONA_GFX_TEXT_INTERNAL_H
 #define ONA_GFX_TEXT_INTERNAL_H
@@ -13,6 +14,12 @@
 #include <ft2build.h>
 #include <limits.h>
 #include FT_FREETYPE_H
+
+#define ONA__DEFAULT_FONT_FILE "DejaVuSans.ttf"
+
+/* Glyphs are loaded in font units: no hinting, no embedded bitmaps, and the scale is applied to
+ * the outline by text_glyphs.c, so that a size means the ascender-to-descender height in pixels. */
+#define ONA__FT_LOAD_FLAGS (FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP | FT_LOAD_IGNORE_TRANSFORM)
 
 enum {
     MAX_FILES = 64,
@@ -73,7 +80,7 @@ typedef struct ona__font {
 
 struct ona__fonts {
     ona__textures *textures;
-    uv_mutex_t lock; /* guards loading: files, font_count */
+    uv_mutex_t lock;    /* guards loading: files, font_count */
     FT_Library library; /* faces are made and freed under `lock` (FreeType's rule for one
                            library shared by threads); each face is used under its file's lock */
     font_file *files[MAX_FILES];
@@ -98,6 +105,25 @@ typedef struct ona__text_metrics {
     int index;      /* glyph index, for kerning; -1 without a font file */
     const glyph *g; /* NULL: measured without the cache */
 } ona__text_metrics;
+
+/* FreeType's text for an error code (FT_Error_String is compiled out of Debian's build). */
+const char *ona__text_ft_error(FT_Error err);
+
+/* Reads the font file at `path` into `file` (data, face, metrics, lock) and checks it. Called
+ * with the registry's lock held (faces are made under it). On failure `why` says what is wrong:
+ * ONA_EFORMAT (not a font, or broken), the read's error. */
+int ona__text_read_file(FT_Library library, const char *path, font_file *file, char *why,
+                        size_t why_size);
+
+/* Finds the file at `path` among the registry's, or reads it there. Registry lock held. */
+int ona__text_get_file(ona__fonts *f, const char *path, font_file **out, char *why,
+                       size_t why_size);
+
+/* Writes the path of the default font file to `buf`: false (buf: the last tried) if none. */
+bool ona__text_find_default(char *buf, size_t size);
+
+/* What the log says of a file that could not be used (`why`: read_file's reason). */
+const char *ona__text_file_error(int rc, const char *why);
 
 /* Frees a font (its atlas pages' buffers, not their textures) and a file. Lock held, or main. */
 void ona__text_free_font(ona__font *ft);
