@@ -69,14 +69,21 @@ static ona__font *new_font(font_file *file, int size) {
         ft->rows = ft->side / ft->cell_h;
         ft->cells = (uint32_t)(ft->cols * ft->rows);
     }
-    atomic_init(&ft->next_cell, 0);
+    atomic_init(&ft->fill, 0);
     atomic_init(&ft->glyph_count, 0);
     atomic_init(&ft->full_logged, false);
-    for (int i = 0; i < MAX_PAGES; i++)
+    atomic_init(&ft->table_logged, false);
+    atomic_init(&ft->wants_page, false);
+    for (int i = 0; i < MAX_PAGES; i++) {
         atomic_init(&ft->pages[i].state, PAGE_NONE);
+        atomic_init(&ft->pages[i].epoch, 0);
+        atomic_init(&ft->pages[i].next_cell, 0);
+        atomic_init(&ft->pages[i].used, 0);
+    }
     for (int i = 0; i < TABLE_SIZE; i++) {
         atomic_init(&ft->table[i].key, 0);
         atomic_init(&ft->table[i].ready, 0);
+        atomic_init(&ft->table[i].spot, 0);
     }
     for (int i = 0; i < KERN_SIZE; i++)
         atomic_init(&ft->kerns[i], 0);
@@ -122,6 +129,11 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
     for (int i = 0; i < ONA__MAX_FONTS; i++)
         atomic_init(&f->fonts[i], NULL);
     atomic_init(&f->measuring, 0);
+    f->atlas_limit = ONA_ATLAS_MEMORY_DEFAULT;
+    atomic_init(&f->atlas_bytes, 0);
+    atomic_init(&f->atlas_refused, 0);
+    atomic_init(&f->over_logged, false);
+    atomic_init(&f->frame, 1); /* pages start as last used in frame 0: before every frame */
     *out = f;
     return 0;
 }
@@ -265,6 +277,15 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
     }
     uv_mutex_unlock(&f->lock);
     return 0;
+}
+
+void ona__fonts_set_atlas_memory(ona__fonts *f, uint64_t bytes) {
+    f->atlas_limit = bytes ? bytes : ONA_ATLAS_MEMORY_DEFAULT;
+}
+
+uint64_t ona__fonts_atlas_bytes(ona__fonts *f) {
+    /* relaxed: a figure for stats and tests, read between frames. */
+    return f ? atomic_load_explicit(&f->atlas_bytes, memory_order_relaxed) : 0;
 }
 
 float ona__text_line_height(ona__fonts *f, ona_font font) {
