@@ -152,7 +152,7 @@ END_TEST
 /* --- Through the runtime --------------------------------------------------------------------- */
 
 /* The font_atlas_mem reproducer's pattern, smaller: one more size each frame, every size printing
- * 400 distinct characters every frame. */
+ * 400 distinct characters every frame (from two systems at once). */
 static const char sizes_lua[] =
     "local chars = {}\n"
     "for cp = 0x100, 0x100 + 400 do\n"
@@ -175,7 +175,9 @@ START_TEST(test_text_atlas_many_large_sizes_stay_under_the_default_bound) {
     ona_runtime_desc desc = {.threads = 2, .script_roots = roots};
     ona_runtime *rt = create_runtime(&desc);
     ona_system none = {0};
+    /* Two systems printing the same fonts on two threads: glyphs placed and evicted under them. */
     spawn_lua(rt, "sizes.lua", "sizes", none, "", 0, 0);
+    spawn_lua(rt, "sizes.lua", "sizes2", none, "", 0, 0);
     uint64_t most = 0;
     for (int i = 0; i < 14; i++) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
