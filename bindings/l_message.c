@@ -46,9 +46,10 @@ typedef struct encoder {
     ona__moves *moves;
     char *err;
     size_t errsize;
-    int root;  /* 1-based position of the top-level value being encoded */
-    int roots; /* how many top-level values */
-    int depth; /* tables open on the current path */
+    const char *name; /* what `err` calls the root values: "msg", "msg#2" */
+    int root;         /* 1-based position of the top-level value being encoded */
+    int roots;        /* how many top-level values */
+    int depth;        /* tables open on the current path */
     const void *tables[ONA_MESSAGE_MAX_DEPTH];
     path_key keys[ONA_MESSAGE_MAX_DEPTH]; /* keys[k]: the key taken inside tables[k] */
 } encoder;
@@ -117,9 +118,9 @@ static void format_path(const encoder *e, int levels, char *buf, size_t size) {
     size_t len = 0;
     buf[0] = '\0';
     if (e->roots > 1)
-        append(buf, size, &len, "msg#%d", e->root);
+        append(buf, size, &len, "%s#%d", e->name, e->root);
     else
-        append(buf, size, &len, "msg");
+        append(buf, size, &len, "%s", e->name);
     for (int k = 0; k < levels; k++)
         append_key(buf, size, &len, &e->keys[k]);
 }
@@ -358,6 +359,11 @@ static int encode_value(encoder *e, int idx) {
 
 int ona__message_encode_lua(ona_message *m, lua_State *L, int first, int last, ona__moves *moves,
                             char *err, size_t errsize) {
+    return ona__message_encode_lua_named(m, L, first, last, moves, "msg", err, errsize);
+}
+
+int ona__message_encode_lua_named(ona_message *m, lua_State *L, int first, int last,
+                                  ona__moves *moves, const char *name, char *err, size_t errsize) {
     if (err && errsize)
         err[0] = '\0';
     if (!m || !L || !moves)
@@ -372,6 +378,7 @@ int ona__message_encode_lua(ona_message *m, lua_State *L, int first, int last, o
     e.moves = moves;
     e.err = err;
     e.errsize = errsize;
+    e.name = name;
     e.roots = last >= first ? last - first + 1 : 0;
     ona_message_writer_begin(&e.w, m);
     int top = lua_gettop(L);

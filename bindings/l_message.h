@@ -22,6 +22,9 @@
  * the reason. */
 int ona__message_encode_lua(ona_message *m, lua_State *L, int first, int last, ona__moves *moves,
                             char *err, size_t errsize);
+/* The same, naming the root value `name` in `err` (ona.save names it "value"). */
+int ona__message_encode_lua_named(ona_message *m, lua_State *L, int first, int last,
+                                  ona__moves *moves, const char *name, char *err, size_t errsize);
 
 /* Pushes the message's values onto L (lua_checkstack is done here) and returns how many, or a
  * negative ONA_E* with `err` set for a malformed message (nothing pushed). Moves string and buffer

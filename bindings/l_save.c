@@ -46,7 +46,7 @@ static int l_save_save(lua_State *L) {
     ona_message_init(&m);
     ona__moves moves;
     char why[400];
-    int rc = ona__message_encode_lua(&m, L, 2, 2, &moves, why, sizeof why);
+    int rc = ona__message_encode_lua_named(&m, L, 2, 2, &moves, "value", why, sizeof why);
     if (rc) {
         ona_message_release(&m);
         if (rc == ONA_ENOMEM) {
@@ -54,9 +54,7 @@ static int l_save_save(lua_State *L) {
             lua_pushfstring(L, "save %s: out of memory encoding the value", name);
             return 2;
         }
-        /* The codec names the value "msg"; here it is the value being saved. */
-        const char *rest = strncmp(why, "msg", 3) == 0 ? why + 3 : why;
-        return ona__lua_raise(L, fn, "cannot save '%s': value%s", name, rest);
+        return ona__lua_raise(L, fn, "cannot save '%s': %s", name, why);
     }
     char err[600];
     rc = ona__save_write_message(lua->svc->save_dir, name, &m, err, sizeof err);

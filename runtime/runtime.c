@@ -203,6 +203,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         if (rc)
             ona_log(ONA_LOG_ERROR, "runtime", "video did not start: %s", ona_strerror(rc));
         rt->services.video_ready = rc == 0;
+        if (rc == 0)
+            ona__fonts_set_atlas_memory(rt->services.video.fonts, desc.atlas_memory);
     }
     if (rc == 0) {
         rc = ona__audio_init(&rt->services.audio, desc.no_audio, desc.threads, desc.max_systems);

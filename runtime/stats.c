@@ -38,6 +38,7 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
         out->textures = ona__textures_live(&rt->services.video.textures);
         /* main, between frames: no turn makes one now */
         out->canvases = rt->services.video.textures.canvases;
+        out->atlas_bytes = ona__fonts_atlas_bytes(rt->services.video.fonts);
     }
     if (rt->services.audio_ready)
         out->sounds = ona__sounds_live(&rt->services.audio.sounds);

@@ -667,6 +667,31 @@ START_TEST(test_audio_disk_music) {
 }
 END_TEST
 
+/* A WAV over 10 minutes, as a sound and as music: refused by name, with the advice that holds for
+ * both (a WAV is decoded whole; OGG music streams); the game runs on. */
+START_TEST(test_audio_wav_over_ten_minutes_refused_with_the_right_advice) {
+    wav_write(game_path("long.wav"), 1000, 1, 1000 * 601, 1000);
+    game_write("dj.lua", "local s = ona.audio.sound('long.wav')\n"
+                         "return {\n"
+                         "  init = function() ona.audio.music('long.wav') end,\n"
+                         "  process = function() end,\n"
+                         "}\n");
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
+    ona_runtime *rt;
+    ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
+    spawn_lua(rt, "dj.lua", NULL, (ona_system){0}, "", 0, 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    const char *advice = "long.wav: longer than 10 minutes; not loaded (a WAV is decoded whole, "
+                         "as music too: make it OGG Vorbis and play it with ona.audio.music, "
+                         "which streams)";
+    ck_assert_msg(captured_logs_count(advice) == 2, "%s", captured_logs_text());
+    ck_assert(!captured_logs_contain("stream it as music instead"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 /* --- No device, and Lua misuse --------------------------------------------------------------- */
 
 START_TEST(test_audio_silent_without_device) {
@@ -745,6 +770,7 @@ END_TEST
 typedef struct c_calls {
     ona_sound sound;
     int rc[12];
+    int named; /* group names taken before the one refused */
     ona_voice voice;
 } c_calls;
 
@@ -769,6 +795,7 @@ static int c_calls_init(ona_ctx *ctx, void *state) {
         char name[16];
         snprintf(name, sizeof name, "group%d", g);
         c->rc[11] = ona_ctx_audio_volume(ctx, name, 1);
+        c->named += c->rc[11] == 0;
     }
     return 0;
 }
@@ -791,6 +818,8 @@ START_TEST(test_audio_c_api_errors) {
                                  0,          0,          0,          ONA_ELIMIT};
     for (int i = 0; i < 12; i++)
         ck_assert_msg(c.rc[i] == expect[i], "call %d: %d, expected %d", i, c.rc[i], expect[i]);
+    /* "music" (set above) is not one of the game's names */
+    ck_assert_int_eq(c.named, ONA_AUDIO_MAX_GROUPS);
     /* the second play of this system's slot (the first was refused before it counted) */
     ck_assert_uint_eq(c.voice.id, ((sys.id & 0xFFFFF) << 32) | 1);
     ck_assert_int_eq(ona_ctx_audio_play(NULL, c.sound, NULL, NULL), ONA_EINVAL);
@@ -826,6 +855,7 @@ static Suite *audio_suite(void) {
     tcase_add_test(disk, test_audio_disk_native_play_pan_volume);
     tcase_add_test(disk, test_audio_disk_lua_stop);
     tcase_add_test(disk, test_audio_disk_music);
+    tcase_add_test(disk, test_audio_wav_over_ten_minutes_refused_with_the_right_advice);
     tcase_add_test(disk, test_audio_disk_voices_past_the_limit_are_reported);
     suite_add_tcase(s, disk);
     return s;

@@ -135,16 +135,22 @@ static const char fonts_lua[] =
     "  end,\n"
     "}\n";
 
-/* Forged fonts: cmap offsets and group counts out of the file, a format 2 cmap, loca offsets
- * past glyf, zero height, truncated, garbage, empty, 3 bytes. Each gets the default font, with
- * finite measures; the square fonts load and print. */
+/* Forged fonts: cmap offsets and group counts out of the file, a format 2 cmap, a cmap whose
+ * glyphs are past the font's, a glyph outline past its data, loca offsets past glyf, zero
+ * height, truncated, garbage, empty, 3 bytes. Each gets the default font, with finite measures;
+ * the square fonts load and print. */
 START_TEST(test_decoders_forged_fonts_refused_by_name_and_the_game_runs_on) {
-    run_corpus("font", fonts_lua, 11, "font");
+    run_corpus("font", fonts_lua, 13, "font");
     for (int i = 0; i < coll->count; i++)
         ck_assert_msg(strstr(coll->items[i].text, "insane") == NULL, "%s", coll->items[i].text);
     ck_assert(captured_logs_contain("bad-zero-height.ttf: zero height"));
     ck_assert(captured_logs_contain("bad-cmap-offset.ttf: its character map (cmap) is broken"));
     ck_assert(captured_logs_contain("bad-loca-offset.ttf: every glyph is empty"));
+    ck_assert(captured_logs_contain(
+        "bad-cmap-glyph-index.ttf: its character map (cmap) maps no character; using the default "
+        "font instead"));
+    ck_assert(captured_logs_contain("bad-glyph-outline.ttf: the glyph of U+0041 (glyph 34) is "
+                                    "broken: invalid outline; using the default font instead"));
     collector_free();
 }
 END_TEST

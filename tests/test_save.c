@@ -230,6 +230,7 @@ static const char REFUSALS_LUA[] =
     "  try(function() local _ = ona.save('ok', {a = {b = print}}) end)\n"
     "  try(function() local _ = ona.save('ok', {buf = ona.buffer('float', 4)}) end)\n"
     "  try(function() local _ = ona.save(string.rep('n', 64), 1) end)\n"
+    "  try(function() local c = {}; c.self = c; local _ = ona.save('cyc', c) end)\n"
     "  local v, e = ona.load('never_saved'); ona.send(report, tostring(v) .. ' ' .. e)\n"
     "end, process = function() end }\n";
 
@@ -250,9 +251,12 @@ START_TEST(test_save_refuses_bad_names_and_values) {
     ASSERT_COLLECTED("refusals.lua:10: ona.save: cannot save 'ok': value.a.b is a function");
     ASSERT_COLLECTED("refusals.lua:11: ona.save: save ok (");
     ASSERT_COLLECTED("value.buf is a buffer");
+    ASSERT_COLLECTED(
+        "refusals.lua:13: ona.save: cannot save 'cyc': value.self refers back to value "
+        "(cycle)");
     ASSERT_COLLECTED("nil save never_saved (");
     ASSERT_COLLECTED("never_saved.save): no such save");
-    ck_assert_int_eq(coll->count, 10); /* the 64-byte name was taken: its pcall reported true */
+    ck_assert_int_eq(coll->count, 11); /* the 64-byte name was taken: its pcall reported true */
     capture_logs_end();
     /* The same from C. */
     ona_message m = make_value("A", 1, 1, 'a');

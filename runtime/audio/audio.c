@@ -312,7 +312,7 @@ int ona__audio_play_cmd(ona__audio *a, ona_sound sound, double volume, double pa
         int rc = ona__audio_group(a, group, &cmd->group);
         if (rc) {
             *why = rc == ONA_EINVAL ? "group must be a name of 1..31 bytes"
-                                    : "too many groups (at most 15 names besides master)";
+                                    : "too many groups (at most 15 names besides master and music)";
             return rc;
         }
     }
@@ -349,7 +349,7 @@ int ona__audio_volume_cmd(ona__audio *a, const char *group, double volume, ona__
     int rc = ona__audio_group(a, group, &cmd->group);
     if (rc) {
         *why = rc == ONA_EINVAL ? "group must be a name of 1..31 bytes"
-                                : "too many groups (at most 15 names besides master)";
+                                : "too many groups (at most 15 names besides master and music)";
         return rc;
     }
     cmd->volume = (float)volume;

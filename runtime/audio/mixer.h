@@ -15,10 +15,10 @@
 
 #define ONA__MIX_RATE 48000
 #define ONA__MIX_CHANNELS 2
-/* Group 0 is "master" (scales everything), 1 is "music"; named groups follow. */
+/* Group 0 is "master" (scales everything), 1 is "music"; the game's named groups follow. */
 #define ONA__GROUP_MASTER 0
 #define ONA__GROUP_MUSIC 1
-#define ONA__GROUP_COUNT (ONA_AUDIO_MAX_GROUPS + 1)
+#define ONA__GROUP_COUNT (ONA_AUDIO_MAX_GROUPS + 2)
 #define ONA__GROUP_NONE 0xFF /* a voice in no named group */
 
 /* A decoded sound in the mixer's format: `count` stereo frames. Immutable once made; a reload

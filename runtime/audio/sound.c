@@ -140,6 +140,12 @@ static bool known_format(SDL_AudioFormat format) {
     }
 }
 
+/* What a file too long to decode whole is told: WAV music is decoded whole too; only OGG music
+ * streams. */
+#define TOO_LONG_HINT                                                                              \
+    "a WAV is decoded whole, as music too: make it OGG Vorbis and play it with ona.audio.music, "  \
+    "which streams"
+
 /* Converts `bytes` of audio in (format, channels, rate) into a new pcm in the mixer's format
  * (ONA__MIX_RATE, stereo float): mono goes to both sides, a third channel and up are dropped,
  * and the rate is changed by linear interpolation (the same arithmetic everywhere, so a sound
@@ -160,8 +166,8 @@ static int convert(const char *path, const char *who, SDL_AudioFormat format, in
     if (in_frames && !out_frames)
         out_frames = 1;
     if (out_frames > ONA__MAX_SOUND_FRAMES) {
-        ona_log(ONA_LOG_ERROR, who,
-                "sound %s: longer than 10 minutes; not loaded (stream it as music instead)", path);
+        ona_log(ONA_LOG_ERROR, who, "sound %s: longer than 10 minutes; not loaded (%s)", path,
+                TOO_LONG_HINT);
         return ONA_ELIMIT;
     }
     float *frames = ona__malloc((size_t)(out_frames ? out_frames : 1) * 2 * sizeof(float));
@@ -291,9 +297,9 @@ static int decode_ogg(const char *path, const char *who, const uint8_t *data, si
             if (!bigger) {
                 rc = used < max_bytes ? ONA_ENOMEM : ONA_ELIMIT;
                 snprintf(why, sizeof why, "%s",
-                         rc == ONA_ENOMEM
-                             ? "out of memory"
-                             : "longer than 10 minutes; not loaded (stream it as music instead)");
+                         rc == ONA_ENOMEM ? "out of memory"
+                                          : "longer than 10 minutes; not loaded (" TOO_LONG_HINT
+                                            ")");
                 break;
             }
             pcm = bigger;

@@ -1,20 +1,10 @@
 /*
- * text.c: TrueType fonts (FreeType), their files and the glyph atlas that text is drawn from
- * through the sprite path (text.h, ona/text.h). UTF-8 decoding and layout, which read the fonts
- * and the cache built here, are in text_layout.c; what the two share is in text_internal.h.
+ * text.c: the font registry: TrueType fonts (a file at a pixel size) by handle, loaded, found
+ * and replaced on reload (text.h, ona/text.h). Files are read and checked in text_file.c, glyphs
+ * cached and rasterised into the atlas in text_glyphs.c, UTF-8 laid out in text_layout.c, and
+ * replaced fonts freed in text_retire.c; what they share is in text_internal.h.
  *
  * Design note.
- * - Font files are untrusted: FreeType opens them (FT_New_Memory_Face over bytes read once) and
- *   check_face refuses, with the reason, one without a Unicode cmap, without height, or with a
- *   glyph the cmap reaches that does not load. Glyphs are loaded unscaled and text.c scales
- *   their outlines by size / (ascender - descender), so a size is the line's pixel height; the
- *   outline is rasterised by FT_Outline_Get_Bitmap straight into its atlas cells, clipped to
- *   them, whatever extent a forged outline claims.
- * - Threads: one FT_Library per registry. Faces are made and freed under the registry's mutex
- *   (FreeType's rule for a library shared by threads: text_retire.c frees a retired file under
- *   it too); a face is not thread-safe, so every call on a file's face (char index, advance,
- *   kerning, load, rasterise from its glyph slot) holds that file's lock, shared by all the
- *   file's sizes.
  * - A font is a file at a pixel size. Files are read once and their bytes and face shared by
  *   every size; fonts are not unloaded before the runtime goes. A reload (main, between frames)
  *   replaces a file's fonts by fresh ones under the same handles; the old fonts, their atlas
@@ -22,267 +12,22 @@
  *   takes the registry's mutex; printing takes only the file's lock, for glyphs not cached yet.
  *   A font is published in `fonts[]` with a release store, so a thread that sees a handle sees
  *   the whole font.
- * - Glyph cache: per font, an open-addressed table (linear probing) from code point to glyph
- *   slot. The first thread to need a glyph claims the empty slot with a CAS of its key; it then,
- *   under the file's lock, loads the glyph, claims atlas cells with an atomic counter,
- *   rasterises into its cells of the page's CPU copy (which no other thread writes: cells are
- *   exclusive), and publishes the slot's fields with a release store of `ready`. Another
- *   thread that meets the key before `ready` spins for that while; after, it pushes sprites
- *   with the cell's source rect at once. The page's pixels are uploaded by main after the
- *   frame's turns (ona__textures_touch marks the page), when every worker has synchronised with
- *   it, so no glyph is drawn before its pixels are up.
- * - Atlas: per font, up to MAX_PAGES pages of fixed cells, a cell about half an em wide and a
- *   line high; a wider glyph claims several adjacent cells of one row with one fetch_add (a claim
- *   that would cross a row's end is abandoned and claimed again). A page is created by the first
- *   thread whose cell falls in it (CAS on the page's state; others spin until it is made), under
- *   the file's lock, so the texture registry's lock nests inside it (never the reverse), once
- *   per page in a font's life.
- * - Determinism: a glyph's bitmap is the same wherever it lands, it sits at its cell's corner
- *   plus a transparent 1-texel border, and textures are sampled nearest: the picture does not
- *   depend on which thread rasterised what, or where, whatever the number of threads.
+ * - Threads: one FT_Library per registry. Faces are made and freed under the registry's mutex
+ *   (FreeType's rule for a library shared by threads: text_retire.c frees a retired file under
+ *   it too).
  * - The font used when even the default file cannot be read is the built-in 8x8 debug font
  *   (font.c), scaled to the size: text never disappears for a missing file.
  */
 #include "text_internal.h"
 
 #include "common.h"
-#include "paths.h"
 
-#include <dlfcn.h>
-#include FT_ADVANCES_H
-#include FT_OUTLINE_H
 #include <math.h>
-#include <sched.h>
-#include <stdio.h>
-#include <unistd.h>
-
-#ifndef ONA_INSTALL_FONT_DIR
-#define ONA_INSTALL_FONT_DIR "/usr/local/share/ona/fonts"
-#endif
-#ifndef ONA_BUILD_FONT_DIR
-#define ONA_BUILD_FONT_DIR "share/ona/fonts"
-#endif
-#define DEFAULT_FONT_FILE "DejaVuSans.ttf"
-#define DEBIAN_FONT_DIR "/usr/share/fonts/truetype/dejavu"
-
-enum {
-    MAX_GLYPHS = 3072,        /* at most 3/4 full, so probes stay short */
-    MAX_FILE_SIZE = 64 << 20, /* the largest font file read */
-};
-
-/* --- Files and fonts ------------------------------------------------------------------------ */
-
-/* FreeType's error texts (FT_Error_String is compiled out of Debian's build): the table its
- * header builds when asked to. */
-/* clang-format off */
-#undef FTERRORS_H_
-#define FT_ERRORDEF(e, v, s) {v, s},
-#define FT_ERROR_START_LIST {
-#define FT_ERROR_END_LIST {0, NULL}};
-static const struct {
-    int code;
-    const char *text;
-} ft_errors[] =
-#include FT_ERRORS_H
-
-static const char *ft_error_text(FT_Error err) {
-    for (int i = 0; ft_errors[i].text; i++)
-        if (ft_errors[i].code == err)
-            return ft_errors[i].text;
-    return "unknown FreeType error";
-}
-/* clang-format on */
-
-/* Glyphs are loaded in font units: no hinting, no embedded bitmaps, and the scale is applied to
- * the outline by text.c, so that a size means the ascender-to-descender height in pixels. */
-#define LOAD_FLAGS (FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP | FT_LOAD_IGNORE_TRANSFORM)
-
-/* Checks what FreeType opened: a scalable face with a Unicode char map, a height, and glyphs that
- * all load. Writes what is wrong to `why`; false then. Called before the face is shared. */
-static bool check_face(font_file *file, char *why, size_t size) {
-    FT_Face face = file->face;
-    if (!FT_IS_SCALABLE(face) || face->units_per_EM == 0) {
-        snprintf(why, size, "has no outlines (a bitmap-only font)");
-        return false;
-    }
-    if (FT_Select_Charmap(face, FT_ENCODING_UNICODE) != 0) {
-        snprintf(why, size, "its character map (cmap) is broken or has no Unicode table");
-        return false;
-    }
-    file->ascent = face->ascender;
-    file->descent = face->descender;
-    file->gap = face->height - (face->ascender - face->descender);
-    if (file->ascent - file->descent <= 0) {
-        snprintf(why, size, "zero height: its ascender (%d) is not above its descender (%d)",
-                 file->ascent, file->descent);
-        return false;
-    }
-    /* Every glyph the char map reaches is loaded once, so that a broken outline, offset or
-     * composite is found here, by name, rather than half way through a frame. Each glyph is
-     * checked once however many characters map to it. */
-    if (face->num_glyphs < 1 || face->num_glyphs > 65536) {
-        snprintf(why, size, "it claims %ld glyphs (maxp)", (long)face->num_glyphs);
-        return false;
-    }
-    uint8_t *seen = ona__calloc(((size_t)face->num_glyphs + 7) / 8, 1);
-    if (!seen) {
-        snprintf(why, size, "out of memory");
-        return false;
-    }
-    FT_UInt index = 0;
-    uint32_t mapped = 0, drawn = 0; /* characters mapped; glyphs with an outline */
-    bool ok = true;
-    /* Code points past U+10FFFF are never asked for, and a forged format 13 group may map all
-     * 2^32 of them: the walk stops there (the char codes it yields only increase). */
-    for (FT_ULong cp = FT_Get_First_Char(face, &index); ok && index != 0 && cp <= 0x10FFFF;
-         cp = FT_Get_Next_Char(face, cp, &index)) {
-        mapped++;
-        if ((FT_Long)index < face->num_glyphs && (seen[index / 8] >> (index % 8) & 1))
-            continue;
-        FT_Error err = (FT_Long)index < face->num_glyphs ? FT_Load_Glyph(face, index, LOAD_FLAGS)
-                                                         : FT_Err_Invalid_Glyph_Index;
-        if (err == 0 && face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
-            err = FT_Err_Invalid_Glyph_Format;
-        if (err) {
-            snprintf(why, size, "the glyph of U+%04lX (glyph %u) is broken: %s", (unsigned long)cp,
-                     index, ft_error_text(err));
-            ok = false;
-        } else {
-            seen[index / 8] |= (uint8_t)(1u << (index % 8));
-            drawn += face->glyph->outline.n_points > 0;
-        }
-    }
-    ona__free(seen);
-    if (!ok)
-        return false;
-    /* FreeType reads a glyph whose offset lies outside the glyf table as empty: a font where
-     * every glyph is empty has lost its outlines. */
-    if (mapped > 0 && drawn == 0) {
-        snprintf(why, size, "every glyph is empty (its loca or glyf table is broken)");
-        return false;
-    }
-    FT_Error err = FT_Load_Glyph(face, 0, LOAD_FLAGS); /* the missing-glyph box */
-    if (err) {
-        snprintf(why, size, "its missing-glyph box (glyph 0) is broken: %s", ft_error_text(err));
-        return false;
-    }
-    if (mapped == 0) {
-        snprintf(why, size, "its character map (cmap) maps no character");
-        return false;
-    }
-    file->kerning = FT_HAS_KERNING(face);
-    return true;
-}
-
-/* Reads the font file at `path` into `file` (data, face, metrics). Called with the registry's
- * lock held (faces are made under it). On failure `why` says what is wrong. */
-static int read_font(FT_Library library, const char *path, font_file *file, char *why,
-                     size_t why_size) {
-    size_t size = 0;
-    snprintf(why, why_size, "not a TrueType font");
-    int rc = ona__read_file(path, MAX_FILE_SIZE, &file->data, &size);
-    if (rc == 0) {
-        FT_Error err = FT_New_Memory_Face(library, file->data, (FT_Long)size, 0, &file->face);
-        if (err) {
-            file->face = NULL; /* `why` stays "not a TrueType font": FreeType found no font */
-            rc = ONA_EFORMAT;
-        } else if (!check_face(file, why, why_size)) {
-            rc = ONA_EFORMAT;
-        } else if (uv_mutex_init(&file->lock) != 0) {
-            rc = ONA_ENOMEM;
-        }
-    }
-    if (rc) {
-        if (file->face)
-            FT_Done_Face(file->face);
-        file->face = NULL;
-        ona__free(file->data);
-        file->data = NULL;
-    }
-    atomic_init(&file->broken_logged, false);
-    return rc;
-}
 
 void ona__text_free_font(ona__font *ft) {
     for (int p = 0; p < MAX_PAGES; p++)
         ona__free(ft->pages[p].alpha);
     ona__free(ft);
-}
-
-/* Main, when the registry goes or a retired file is collected, with the registry's lock held
- * or no other thread left (faces are freed as FreeType's rule for a shared library says). */
-void ona__text_free_file(font_file *file) {
-    FT_Done_Face(file->face);
-    uv_mutex_destroy(&file->lock);
-    ona__free(file->data);
-    ona__free(file->path);
-    ona__free(file);
-}
-
-/* Finds or reads a file. Called with the lock held. `why` says what is wrong with a file that
- * cannot be used. */
-static int get_file(ona__fonts *f, const char *path, font_file **out, char *why, size_t why_size) {
-    for (uint32_t i = 0; i < f->file_count; i++) {
-        if (strcmp(f->files[i]->path, path) == 0) {
-            *out = f->files[i];
-            return 0;
-        }
-    }
-    if (f->file_count >= MAX_FILES)
-        return ONA_ELIMIT;
-    font_file *file = ona__calloc(1, sizeof *file);
-    char *copy = ona__malloc(strlen(path) + 1);
-    if (!file || !copy) {
-        ona__free(file);
-        ona__free(copy);
-        return ONA_ENOMEM;
-    }
-    strcpy(copy, path);
-    int rc = read_font(f->library, path, file, why, why_size);
-    if (rc) {
-        ona__free(file);
-        ona__free(copy);
-        return rc;
-    }
-    file->path = copy;
-    f->files[f->file_count++] = file;
-    *out = file;
-    return 0;
-}
-
-/* Finds DejaVuSans.ttf: $ONA_FONT_DIR; <folder of the binary holding this code>/../share/ona/
- * fonts (like the shaders, video.c); the install prefix's; the build tree's copy; Debian's
- * fonts-dejavu-core. Writes the first that exists to `buf`; false (buf: the last tried) if none. */
-static bool find_default(char *buf, size_t size) {
-    char dirs[5][PATH_MAX];
-    int count = 0;
-    const char *env = getenv("ONA_FONT_DIR");
-    if (env && *env)
-        snprintf(dirs[count++], PATH_MAX, "%s", env);
-    union {
-        int (*fn)(ona__textures *, ona__fonts **);
-        void *address;
-    } self = {.fn = ona__fonts_create};
-    Dl_info info;
-    char binary[PATH_MAX];
-    if (dladdr(self.address, &info) && info.dli_fname && realpath(info.dli_fname, binary)) {
-        char *slash = strrchr(binary, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(dirs[count++], PATH_MAX, "%.*s/../share/ona/fonts", PATH_MAX - 32, binary);
-        }
-    }
-    snprintf(dirs[count++], PATH_MAX, "%s", ONA_INSTALL_FONT_DIR);
-    snprintf(dirs[count++], PATH_MAX, "%s", ONA_BUILD_FONT_DIR);
-    snprintf(dirs[count++], PATH_MAX, "%s", DEBIAN_FONT_DIR);
-    for (int i = 0; i < count; i++) {
-        snprintf(buf, size, "%.*s/%s", PATH_MAX - 32, dirs[i], DEFAULT_FONT_FILE);
-        if (access(buf, R_OK) == 0) {
-            ona_log(ONA_LOG_DEBUG, "text", "default font %s", buf);
-            return true;
-        }
-    }
-    return false;
 }
 
 ona__font *ona__text_font_of(ona__fonts *f, ona_font font) {
@@ -324,14 +69,21 @@ static ona__font *new_font(font_file *file, int size) {
         ft->rows = ft->side / ft->cell_h;
         ft->cells = (uint32_t)(ft->cols * ft->rows);
     }
-    atomic_init(&ft->next_cell, 0);
+    atomic_init(&ft->fill, 0);
     atomic_init(&ft->glyph_count, 0);
     atomic_init(&ft->full_logged, false);
-    for (int i = 0; i < MAX_PAGES; i++)
+    atomic_init(&ft->table_logged, false);
+    atomic_init(&ft->wants_page, false);
+    for (int i = 0; i < MAX_PAGES; i++) {
         atomic_init(&ft->pages[i].state, PAGE_NONE);
+        atomic_init(&ft->pages[i].epoch, 0);
+        atomic_init(&ft->pages[i].next_cell, 0);
+        atomic_init(&ft->pages[i].used, 0);
+    }
     for (int i = 0; i < TABLE_SIZE; i++) {
         atomic_init(&ft->table[i].key, 0);
         atomic_init(&ft->table[i].ready, 0);
+        atomic_init(&ft->table[i].spot, 0);
     }
     for (int i = 0; i < KERN_SIZE; i++)
         atomic_init(&ft->kerns[i], 0);
@@ -377,6 +129,11 @@ int ona__fonts_create(ona__textures *textures, ona__fonts **out) {
     for (int i = 0; i < ONA__MAX_FONTS; i++)
         atomic_init(&f->fonts[i], NULL);
     atomic_init(&f->measuring, 0);
+    f->atlas_limit = ONA_ATLAS_MEMORY_DEFAULT;
+    atomic_init(&f->atlas_bytes, 0);
+    atomic_init(&f->atlas_refused, 0);
+    atomic_init(&f->over_logged, false);
+    atomic_init(&f->frame, 1); /* pages start as last used in frame 0: before every frame */
     *out = f;
     return 0;
 }
@@ -399,41 +156,27 @@ void ona__fonts_destroy(ona__fonts *f) {
     ona__free(f);
 }
 
-/* What the log says of a file that could not be used: `why` for a format error (read_font's
- * reason). */
-static const char *file_error(int rc, const char *why) {
-    switch (rc) {
-    case ONA_ENOENT:
-        return "no such file";
-    case ONA_EFORMAT:
-        return why;
-    case ONA_ELIMIT:
-        return "too large, or too many font files";
-    default:
-        return ona_strerror(rc);
-    }
-}
-
 int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, ona_font *out) {
     if (out)
         out->id = 0;
     if (!f || !out || size < 1 || size > ONA_FONT_MAX_SIZE)
         return ONA_EINVAL;
     uv_mutex_lock(&f->lock);
-    if (!f->default_path[0] && !find_default(f->default_path, sizeof f->default_path))
+    if (!f->default_path[0] && !ona__text_find_default(f->default_path, sizeof f->default_path))
         ona_log(ONA_LOG_ERROR, who,
                 "default font %s not found (install fonts-dejavu-core or set ONA_FONT_DIR); "
                 "text uses the built-in 8x8 font instead",
-                DEFAULT_FONT_FILE);
+                ONA__DEFAULT_FONT_FILE);
     font_file *file = NULL;
     char why[256], ignored[256];
-    int rc = get_file(f, path ? path : f->default_path, &file, why, sizeof why);
+    int rc = ona__text_get_file(f, path ? path : f->default_path, &file, why, sizeof why);
     if (rc) {
-        int fallback = path ? get_file(f, f->default_path, &file, ignored, sizeof ignored) : rc;
+        int fallback =
+            path ? ona__text_get_file(f, f->default_path, &file, ignored, sizeof ignored) : rc;
         if (fallback)
             file = NULL;
         ona_log(ONA_LOG_ERROR, who, "font %s: %s; using %s instead", path ? path : f->default_path,
-                file_error(rc, why), file ? "the default font" : "the built-in 8x8 font");
+                ona__text_file_error(rc, why), file ? "the default font" : "the built-in 8x8 font");
     }
     int made = make_font(f, file, size, out);
     uv_mutex_unlock(&f->lock);
@@ -475,9 +218,10 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
     if (rc == 0) {
         strcpy(copy, path);
         file->path = copy;
-        rc = read_font(f->library, path, file, why, sizeof why);
+        rc = ona__text_read_file(f->library, path, file, why, sizeof why);
         if (rc)
-            ona_log(ONA_LOG_ERROR, "hot reload", "font %s: %s", path, file_error(rc, why));
+            ona_log(ONA_LOG_ERROR, "hot reload", "font %s: %s", path,
+                    ona__text_file_error(rc, why));
     }
     /* Room on the retired lists first, so that nothing below fails half way. */
     uint32_t uses = 0;
@@ -535,6 +279,15 @@ int ona__fonts_reload(ona__fonts *f, const char *path) {
     return 0;
 }
 
+void ona__fonts_set_atlas_memory(ona__fonts *f, uint64_t bytes) {
+    f->atlas_limit = bytes ? bytes : ONA_ATLAS_MEMORY_DEFAULT;
+}
+
+uint64_t ona__fonts_atlas_bytes(ona__fonts *f) {
+    /* relaxed: a figure for stats and tests, read between frames. */
+    return f ? atomic_load_explicit(&f->atlas_bytes, memory_order_relaxed) : 0;
+}
+
 float ona__text_line_height(ona__fonts *f, ona_font font) {
     if (!f)
         return 0;
@@ -543,249 +296,4 @@ float ona__text_line_height(ona__fonts *f, ona_font font) {
     float h = ft ? ft->line_height : 0;
     ona__text_leave(f);
     return h;
-}
-
-/* --- The glyph cache --------------------------------------------------------------------------*/
-
-static void spin(void) {
-    sched_yield();
-}
-
-/* The page `p` of a font, made by the first thread that needs it; NULL when it cannot be. */
-static page *get_page(ona__fonts *f, ona__font *ft, uint32_t p) {
-    page *pg = &ft->pages[p];
-    uint32_t state = PAGE_NONE;
-    /* acq_rel on success: we own making it; acquire on failure: see a made page's fields. */
-    if (atomic_compare_exchange_strong_explicit(&pg->state, &state, PAGE_MAKING,
-                                                memory_order_acq_rel, memory_order_acquire)) {
-        pg->alpha = ona__calloc((size_t)ft->side * (size_t)ft->side, 1);
-        int rc = pg->alpha ? ona__textures_create_alpha(f->textures, ft->side, ft->side, pg->alpha,
-                                                        &pg->texture)
-                           : ONA_ENOMEM;
-        if (rc) {
-            ona_log(ONA_LOG_ERROR, "text", "glyph atlas page for a %d px font: %s", ft->size,
-                    ona_strerror(rc));
-            ona__free(pg->alpha);
-            pg->alpha = NULL;
-        }
-        state = rc ? PAGE_FAILED : PAGE_READY;
-        /* release: threads that see READY see alpha and texture. */
-        atomic_store_explicit(&pg->state, state, memory_order_release);
-    }
-    while (state == PAGE_MAKING) {
-        spin();
-        /* acquire: pairs with the release above. */
-        state = atomic_load_explicit(&pg->state, memory_order_acquire);
-    }
-    return state == PAGE_READY ? pg : NULL;
-}
-
-static void log_full(ona__font *ft) {
-    /* relaxed: only says whether this message was written already. */
-    if (!atomic_exchange_explicit(&ft->full_logged, true, memory_order_relaxed))
-        ona_log(ONA_LOG_WARN, "text",
-                "the glyph atlas of a %d px font is full: new characters are not drawn", ft->size);
-}
-
-/* Claims `k` adjacent cells of one row: false when the atlas is full. */
-static bool claim_cells(ona__font *ft, uint32_t k, uint32_t *page_out, uint32_t *col,
-                        uint32_t *row) {
-    uint32_t total = ft->cells * MAX_PAGES;
-    for (;;) {
-        /* relaxed: the counter only hands out distinct cells; nothing is published by it. */
-        uint32_t n = atomic_fetch_add_explicit(&ft->next_cell, k, memory_order_relaxed);
-        if (n >= total || n + k > total)
-            return false;
-        uint32_t in_page = n % ft->cells;
-        uint32_t c = in_page % (uint32_t)ft->cols;
-        if (c + k > (uint32_t)ft->cols)
-            continue; /* would cross the row's end: these cells stay unused */
-        *page_out = n / ft->cells;
-        *col = c;
-        *row = in_page / (uint32_t)ft->cols;
-        return true;
-    }
-}
-
-/* Says once per file that a glyph could not be loaded or drawn (the glyph is then not drawn). */
-static void log_broken(font_file *file, uint32_t cp, FT_Error err) {
-    /* relaxed: only says whether this message was written already. */
-    if (!atomic_exchange_explicit(&file->broken_logged, true, memory_order_relaxed))
-        ona_log(ONA_LOG_ERROR, "text", "font %s: the glyph of U+%04X is broken (%s); not drawn",
-                file->path, (unsigned)cp, ft_error_text(err));
-}
-
-/* The advance of glyph `index` in pixels. File lock held. */
-static float advance_of(ona__font *ft, FT_UInt index) {
-    FT_Fixed units = 0;
-    if (FT_Get_Advance(ft->file->face, index, LOAD_FLAGS, &units) != 0)
-        return 0;
-    return (float)units * ft->px;
-}
-
-/* Pixel coordinates past these are not drawn: a forged outline may claim any extent, and the
- * glyph's fields hold 16 bits. */
-#define MAX_EXTENT 16384.0f
-
-/* Rasterises the loaded glyph's outline (font units, in the face's slot) into the `w` x `h`
- * texels at `dst` (rows `pitch` apart), its left edge at pixel `x0` and its top at `top`:
- * scaled to 26.6 pixels, moved so that the box's top-left is the bitmap's, and clipped to the
- * bitmap by FreeType's rasteriser, so nothing is written outside the cells. File lock held. */
-static FT_Error rasterise(ona__fonts *f, ona__font *ft, int x0, int top, uint8_t *dst, int w, int h,
-                          int pitch) {
-    FT_Outline *outline = &ft->file->face->glyph->outline;
-    FT_Fixed scale = (FT_Fixed)lroundf(ft->px * 64.0f * 65536.0f);
-    FT_Matrix m = {scale, 0, 0, scale};
-    FT_Outline_Transform(outline, &m);
-    FT_Outline_Translate(outline, -(FT_Pos)x0 * 64, (FT_Pos)(h - top) * 64);
-    FT_Bitmap bitmap = {.rows = (unsigned)h,
-                        .width = (unsigned)w,
-                        .pitch = pitch,
-                        .buffer = dst,
-                        .num_grays = 256,
-                        .pixel_mode = FT_PIXEL_MODE_GRAY};
-    return FT_Outline_Get_Bitmap(f->library, outline, &bitmap);
-}
-
-/* Fills a claimed slot: loads the glyph, claims its cells, rasterises it into them, then
- * publishes the slot. All FreeType calls hold the file's lock (the face's glyph slot is shared
- * by every size of the file). */
-static void make_glyph(ona__fonts *f, ona__font *ft, glyph *g, uint32_t cp) {
-    font_file *file = ft->file;
-    uv_mutex_lock(&file->lock);
-    FT_UInt index = FT_Get_Char_Index(file->face, cp);
-    g->index = (int)index;
-    g->advance = advance_of(ft, index);
-    g->w = g->h = 0;
-    FT_Error err = FT_Load_Glyph(file->face, index, LOAD_FLAGS);
-    if (err == 0 && file->face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
-        err = FT_Err_Invalid_Glyph_Format;
-    int x0 = 0, top = 0, w = 0, h = 0;
-    if (err == 0) {
-        /* The box stb_truetype and FreeType's own renderer give: floor and ceiling of the
-         * scaled control box. */
-        FT_BBox box;
-        FT_Outline_Get_CBox(&file->face->glyph->outline, &box);
-        float l = floorf((float)box.xMin * ft->px), r = ceilf((float)box.xMax * ft->px);
-        float t = ceilf((float)box.yMax * ft->px), b = floorf((float)box.yMin * ft->px);
-        if (fabsf(l) < MAX_EXTENT && fabsf(r) < MAX_EXTENT && fabsf(t) < MAX_EXTENT &&
-            fabsf(b) < MAX_EXTENT) {
-            x0 = (int)l;
-            top = (int)t;
-            w = (int)(r - l);
-            h = (int)(t - b);
-        }
-    } else {
-        log_broken(file, cp, err);
-    }
-    page *pg = NULL;
-    if (w > 0 && h > 0) {
-        /* A glyph taller than the line (rare) is cut to the cell; one wider than a page's row
-         * to the row. */
-        h = ONA_MIN(h, ft->cell_h - 2);
-        uint32_t k = (uint32_t)((w + 2 + ft->cell_w - 1) / ft->cell_w);
-        if (k > (uint32_t)ft->cols) {
-            k = (uint32_t)ft->cols;
-            w = ft->cols * ft->cell_w - 2;
-        }
-        uint32_t p, col, row;
-        if (!claim_cells(ft, k, &p, &col, &row))
-            log_full(ft);
-        else if ((pg = get_page(f, ft, p)) != NULL) {
-            g->page = (uint16_t)p;
-            g->cx = (uint16_t)(col * (uint32_t)ft->cell_w + 1);
-            g->cy = (uint16_t)(row * (uint32_t)ft->cell_h + 1);
-            g->x0 = (int16_t)x0;
-            g->y0 = (int16_t)-top;
-            /* The cells are this thread's alone; main reads them only after the frame. */
-            uint8_t *dst = pg->alpha + (size_t)g->cy * (size_t)ft->side + g->cx;
-            err = rasterise(f, ft, x0, top, dst, w, h, ft->side);
-            if (err) {
-                log_broken(file, cp, err);
-                pg = NULL;
-            } else {
-                g->w = (uint16_t)w;
-                g->h = (uint16_t)h;
-            }
-        }
-    }
-    uv_mutex_unlock(&file->lock);
-    /* release: a thread that sees ready reads the fields above. */
-    atomic_store_explicit(&g->ready, 1, memory_order_release);
-    if (pg)
-        ona__textures_touch(f->textures, pg->texture);
-}
-
-static uint32_t hash(uint32_t cp) {
-    return (cp * 2654435761u) >> 20; /* Knuth's multiplicative hash, top 12 bits */
-}
-
-/* The glyph of `cp`, made on first use when `make`; NULL when not cached (and not made). */
-static const glyph *get_glyph(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
-    uint32_t key = cp + 1;
-    for (uint32_t probe = 0, h = hash(cp); probe < TABLE_SIZE; probe++) {
-        glyph *g = &ft->table[(h + probe) & (TABLE_SIZE - 1)];
-        /* acquire: pairs with the CAS below (the key is only ever set once). */
-        uint32_t k = atomic_load_explicit(&g->key, memory_order_acquire);
-        if (k == 0) {
-            /* relaxed: a bound on the table's load, not a publication. */
-            if (!make ||
-                atomic_load_explicit(&ft->glyph_count, memory_order_relaxed) >= MAX_GLYPHS) {
-                if (make)
-                    log_full(ft);
-                return NULL;
-            }
-            uint32_t expected = 0;
-            /* acq_rel: the winner owns the slot; a loser reads the key that won. */
-            if (atomic_compare_exchange_strong_explicit(
-                    &g->key, &expected, key, memory_order_acq_rel, memory_order_acquire)) {
-                atomic_fetch_add_explicit(&ft->glyph_count, 1, memory_order_relaxed);
-                make_glyph(f, ft, g, cp);
-                return g;
-            }
-            k = expected;
-        }
-        if (k == key) {
-            /* acquire: pairs with make_glyph's release; the wait is the maker's metrics only. */
-            while (!atomic_load_explicit(&g->ready, memory_order_acquire)) {
-                if (!make)
-                    return NULL;
-                spin();
-            }
-            return g;
-        }
-    }
-    return NULL;
-}
-
-/* What layout needs of one character (text_internal.h). */
-ona__text_metrics ona__text_measure_cp(ona__fonts *f, ona__font *ft, uint32_t cp, bool make) {
-    ona__text_metrics m = {.index = -1};
-    if (!ft->file) {
-        m.advance = (float)ft->size;
-        return m;
-    }
-    m.g = get_glyph(f, ft, cp, make);
-    if (m.g) {
-        m.advance = m.g->advance;
-        m.index = m.g->index;
-        return m;
-    }
-    uv_mutex_lock(&ft->file->lock);
-    FT_UInt index = FT_Get_Char_Index(ft->file->face, cp);
-    m.index = (int)index;
-    m.advance = advance_of(ft, index);
-    uv_mutex_unlock(&ft->file->lock);
-    return m;
-}
-
-int ona__text_kern_units(font_file *file, int left, int right) {
-    if (!file->kerning || left < 0 || right < 0)
-        return 0;
-    FT_Vector v = {0, 0};
-    uv_mutex_lock(&file->lock);
-    FT_Error err =
-        FT_Get_Kerning(file->face, (FT_UInt)left, (FT_UInt)right, FT_KERNING_UNSCALED, &v);
-    uv_mutex_unlock(&file->lock);
-    return err ? 0 : (int)v.x;
 }

@@ -1,6 +1,7 @@
 /*
- * text.h: TrueType fonts, UTF-8 layout and the glyph atlas (text.c: fonts and the atlas;
- * text_layout.c: UTF-8 and layout; text_internal.h: what they share). Internal; no Lua.
+ * text.h: TrueType fonts, UTF-8 layout and the glyph atlas (text.c: the font registry;
+ * text_file.c: font files; text_glyphs.c: the glyph cache and atlas; text_layout.c: UTF-8 and
+ * layout; text_internal.h: what they share). Internal; no Lua.
  */
 #ifndef ONA_GFX_TEXT_H
 #define ONA_GFX_TEXT_H
@@ -18,6 +19,11 @@ typedef struct ona__fonts ona__fonts;
 int ona__fonts_create(ona__textures *textures, ona__fonts **out);
 void ona__fonts_destroy(ona__fonts *f);
 
+/* The bound on all fonts' glyph atlas pages, in bytes of coverage (0: ONA_ATLAS_MEMORY_DEFAULT);
+ * main thread, before any print. The bytes the pages hold now; main, between frames. */
+void ona__fonts_set_atlas_memory(ona__fonts *f, uint64_t bytes);
+uint64_t ona__fonts_atlas_bytes(ona__fonts *f);
+
 /* ona_runtime_font_load's work (see ona/text.h): `path` is a file path (NULL = the default
  * font); errors are logged under `who`. Any thread. */
 int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, ona_font *out);
@@ -28,9 +34,11 @@ int ona__fonts_load(ona__fonts *f, const char *path, int size, const char *who, 
  * read error (the old fonts stay). */
 int ona__fonts_reload(ona__fonts *f, const char *path);
 
-/* Main thread, after the turns (no print runs): frees the fonts, atlas pages (their textures,
- * GL included: gfx may be NULL) and files that reloads replaced, once no measure is reading a
- * font; otherwise they wait for a later call. */
+/* Main thread, after the turns (no print runs), once a frame: evicts least recently used atlas
+ * pages that this frame did not draw from where the frame was refused pages for the bound; frees
+ * the fonts, atlas pages (their textures, GL included: gfx may be NULL) and files that reloads
+ * replaced, once no measure is reading a font (otherwise they wait for a later call); then
+ * starts the next frame's count. */
 void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx);
 
 /* Receives the sprites of a print, in drawing order, in runs sharing one texture. Returns 0 or

@@ -110,8 +110,8 @@ typedef struct line {
 } line;
 
 /* Finds the line starting at `start`. `limit`: the box's width in font pixels, 0 for none. */
-static line next_line(ona__fonts *f, ona__font *ft, const char *text, size_t length, size_t start,
-                      float limit, bool make) {
+static line next_line(ona__font *ft, const char *text, size_t length, size_t start, float limit,
+                      bool make) {
     line ln = {.start = start, .end = length, .next = length};
     float pen = 0;
     int prev = -1;
@@ -127,7 +127,7 @@ static line next_line(ona__fonts *f, ona__font *ft, const char *text, size_t len
             ln.width = pen;
             return ln;
         }
-        ona__text_metrics m = ona__text_measure_cp(f, ft, cp, make);
+        ona__text_metrics m = ona__text_measure_cp(ft, cp, make);
         float x = pen + (ft->file ? kern(ft, prev, m.index) : 0);
         float after = roundf(x) + m.advance;
         if (limit > 0 && any && after > limit + 0.01f && cp != ' ') {
@@ -189,7 +189,7 @@ static int layout(ona__fonts *f, ona__font *ft, const char *text, size_t length,
     bool make = e != NULL;
     uint32_t debug_font = f->textures->font.id;
     while (start < length) {
-        line ln = next_line(f, ft, text, length, start, limit, make);
+        line ln = next_line(ft, text, length, start, limit, make);
         lines++;
         widest = ONA_MAX(widest, ln.width);
         if (e) {
@@ -205,7 +205,7 @@ static int layout(ona__fonts *f, ona__font *ft, const char *text, size_t length,
             int prev = -1;
             for (size_t i = ln.start; i < ln.end;) {
                 uint32_t cp = ona__utf8_next(text, ln.end, &i);
-                ona__text_metrics m = ona__text_measure_cp(f, ft, cp, true);
+                ona__text_metrics m = ona__text_measure_cp(ft, cp, true);
                 ona_sprite s = {.tint = tint};
                 if (!ft->file) {
                     if (cp != ' ') {
@@ -220,19 +220,17 @@ static int layout(ona__fonts *f, ona__font *ft, const char *text, size_t length,
                     continue;
                 }
                 float at = roundf(pen + kern(ft, prev, m.index));
-                const glyph *g = m.g;
-                if (g && g->w) {
+                glyph *g = m.g;
+                ona__text_spot spot;
+                if (g && g->w && ona__text_place(f, ft, g, &spot)) {
                     s.x = left + (at + g->x0) * scale;
                     s.y = top + (ft->ascent + g->y0) * scale;
                     s.scale_x = s.scale_y = scale;
-                    s.src_x = g->cx;
-                    s.src_y = g->cy;
+                    s.src_x = spot.x;
+                    s.src_y = spot.y;
                     s.src_w = g->w;
                     s.src_h = g->h;
-                    /* acquire: pairs with get_page's release (the page's texture). */
-                    const page *pg = &ft->pages[g->page];
-                    if (atomic_load_explicit(&pg->state, memory_order_acquire) == PAGE_READY)
-                        push(e, pg->texture.id, &s);
+                    push(e, spot.texture, &s);
                 }
                 pen = at + m.advance;
                 prev = m.index;

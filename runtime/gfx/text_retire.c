@@ -30,6 +30,9 @@ void ona__text_leave(ona__fonts *f) {
 
 void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx) {
     uv_mutex_lock(&f->lock);
+    ona__text_evict(f, gfx);
+    /* relaxed: the next turns synchronise with main. */
+    atomic_fetch_add_explicit(&f->frame, 1, memory_order_relaxed);
     bool any = f->retired_fonts_count || f->retired_files_count;
     uv_mutex_unlock(&f->lock);
     if (!any)
@@ -41,9 +44,9 @@ void ona__fonts_collect(ona__fonts *f, ona__gfx *gfx) {
     uv_mutex_lock(&f->lock);
     for (uint32_t i = 0; i < f->retired_fonts_count; i++) {
         ona__font *ft = f->retired_fonts[i];
-        for (int p = 0; p < MAX_PAGES; p++) /* acquire: a page made is complete (get_page) */
+        for (uint32_t p = 0; p < MAX_PAGES; p++) /* acquire: a page made is complete (get_page) */
             if (atomic_load_explicit(&ft->pages[p].state, memory_order_acquire) == PAGE_READY)
-                ona__textures_free_alpha(f->textures, gfx, ft->pages[p].texture);
+                ona__text_free_page(f, gfx, ft, p);
         ona__text_free_font(ft);
     }
     for (uint32_t i = 0; i < f->retired_files_count; i++)

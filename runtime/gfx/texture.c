@@ -38,6 +38,20 @@ static ona__texture *slot_of(ona__textures *t, uint32_t id) {
     return ONA__HANDLE_LOOKUP(t->slots, ona__texture, ONA__MAX_TEXTURES, id);
 }
 
+/* A slot's fields as an empty one holds them (its size and generation aside): nothing owned,
+ * no GL objects, no kind. */
+static void clear_fields(ona__texture *s) {
+    s->path = NULL;
+    s->pixels = NULL;
+    s->alpha = NULL;
+    s->gl = 0;
+    s->fbo = 0;
+    s->placeholder = false;
+    s->canvas = false;
+    s->canvas_made = false;
+    s->owner = 0;
+}
+
 /* Takes ownership of `pixels` and `path`; `canvas` and `alpha` say what kind of texture it is
  * (a slot's fields are set before the release store publishes its id). A slot freed by
  * ona__textures_unload is reused first, with the next generation. Called with the lock held. */
@@ -48,16 +62,13 @@ static int insert(ona__textures *t, char *path, int w, int h, uint8_t *pixels, b
         return ONA_ELIMIT;
     ona__texture *s = &t->slots[index];
     s->generation = ona__handle_next_generation(s->generation);
+    clear_fields(s);
     s->path = path;
     s->width = w;
     s->height = h;
     s->pixels = pixels;
-    s->gl = 0;
-    s->fbo = 0;
     s->placeholder = placeholder;
     s->canvas = canvas;
-    s->canvas_made = false;
-    s->owner = 0;
     s->alpha = alpha;
     /* relaxed: published with the handle by the release store below. */
     atomic_store_explicit(&s->dirty, alpha != NULL, memory_order_relaxed);
@@ -279,15 +290,7 @@ static void free_slot_locked(ona__textures *t, ona__gfx *gfx, ona__texture *s) {
         t->pending--;
     ona__free(s->pixels);
     ona__free(s->path);
-    s->pixels = NULL;
-    s->path = NULL;
-    s->alpha = NULL;
-    s->gl = 0;
-    s->fbo = 0;
-    s->placeholder = false;
-    s->canvas = false;
-    s->canvas_made = false;
-    s->owner = 0;
+    clear_fields(s);
     t->free_slots[t->free_count++] = (uint32_t)(s - t->slots);
 }
 

@@ -5,7 +5,7 @@
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
  * the turns, main uploads the textures systems loaded during the frame (and glyph atlas pages
- * their prints wrote, text.c) and builds their shaders, before present (ona__textures_upload and
+ * their prints wrote, text_glyphs.c) and builds their shaders, before present (ona__textures_upload and
  * ona__video_shaders_build, called as the asset registry's upload hooks); present merges the
  * threads' render queues (render_queue.c), copies the
  * sorted sprites once into the renderer's mapped instance buffer, and draws one instanced draw per

@@ -43,21 +43,30 @@ def glyph_square():
     return g + b"\0" * (len(g) % 2)
 
 
-def format4(first, last):
-    """A format 4 cmap subtable mapping first..last to glyphs 1.. (and the 0xFFFF end segment)."""
+def format4(first, last, glyph=1):
+    """A format 4 cmap subtable mapping first..last to glyphs `glyph`.. (and the 0xFFFF end
+    segment)."""
     seg = 2
     end = struct.pack(">HH", last, 0xFFFF)
     start = struct.pack(">HH", first, 0xFFFF)
-    delta = struct.pack(">hh", 1 - first, 1)
+    delta = struct.pack(">hh", glyph - first, 1)
     rng = struct.pack(">HH", 0, 0)
     return (struct.pack(">HHHHHHH", 4, 16 + 8 * seg, 0, seg * 2, 4, 1, 0) + end + b"\0\0" +
             start + delta + rng)
 
 
-def font(asc=800, desc=-200, loca_long=False, cmap=None, nhm=None, loca=None, kern=None):
+def glyph_broken():
+    """A square's bytes whose one contour claims to end at point 65533: its points run past the
+    glyph's data."""
+    sq = glyph_square()
+    return sq[:10] + struct.pack(">H", 65533) + sq[12:]
+
+
+def font(asc=800, desc=-200, loca_long=False, cmap=None, nhm=None, loca=None, kern=None,
+         broken=None):
     n = 96  # .notdef (empty) + 95 squares
     sq = glyph_square()
-    glyf = sq * (n - 1)
+    glyf = b"".join(glyph_broken() if i == broken else sq for i in range(1, n))
     offs = [0] + [i * len(sq) for i in range(n)]
     if loca:
         offs = loca(offs)
@@ -105,6 +114,11 @@ def fonts():
         "bad-loca-offset.ttf": font(loca_long=True,
                                     loca=lambda o: [0] + [0x40000000 + i * 64
                                                           for i in range(1, len(o))]),
+        # a format 4 subtable mapping U+0020..U+007E to glyphs 2001.., past maxp's 96
+        "bad-cmap-glyph-index.ttf": font(cmap=struct.pack(">HHHHI", 0, 1, 3, 1, 12) +
+                                         format4(0x20, 0x7E, glyph=2001)),
+        # the outline of 'A' (glyph 34) claims 65534 points in a few bytes
+        "bad-glyph-outline.ttf": font(broken=glyph("A")),
         # ascender == descender: a zero-height font
         "bad-zero-height.ttf": font(asc=0, desc=0),
         "bad-truncated.ttf": g[: len(g) // 2],

@@ -9,6 +9,7 @@
  */
 #include "ona/ona.h"
 #include "message.h"
+#include "seed_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,7 @@
 static const char *folder;
 
 static void save(const char *name, const uint8_t *bytes, size_t size) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", folder, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(bytes, 1, size, f) != size || fclose(f) != 0) {
-        fprintf(stderr, "make_corpus: cannot write %s\n", path);
-        exit(1);
-    }
+    seed_save("make_corpus", folder, name, bytes, size);
 }
 
 static void save_message(const char *name, ona_message_writer *w) {
@@ -35,11 +30,7 @@ static void save_message(const char *name, ona_message_writer *w) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_corpus <folder>\n");
-        return 2;
-    }
-    folder = argv[1];
+    folder = seed_folder("make_corpus", argc, argv);
     ona_message m;
     ona_message_writer w;
 

@@ -6,6 +6,7 @@
  * verdict. Run by hand (built with ONA_BUILD_FUZZ): make_record_corpus <folder>.
  */
 #include "record.h"
+#include "seed_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +15,11 @@
 static const char *folder;
 
 static void save(const char *name, const uint8_t *bytes, size_t size) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", folder, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(bytes, 1, size, f) != size || fclose(f) != 0) {
-        fprintf(stderr, "make_record_corpus: cannot write %s\n", path);
-        exit(1);
-    }
+    seed_save("make_record_corpus", folder, name, bytes, size);
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: make_record_corpus <folder>\n");
-        return 2;
-    }
-    folder = argv[1];
+    folder = seed_folder("make_record_corpus", argc, argv);
     const char *args[] = {"autoplay=1", "level=2", NULL};
     ona__rec_buf b = {0};
     ona__rec_put_header(&b, "samples/invaders", ONA_DELIVERY_ORDERED, 2, args);

@@ -39,7 +39,8 @@ typedef struct ona_voice {
 
 /* The most voices that play at once; plays past it are dropped (the newest, in merge order). */
 #define ONA_AUDIO_MAX_VOICES 256
-/* The most named groups (besides "master", which scales every voice and the music). */
+/* The most named groups (besides "master", which scales every voice and the music, and "music",
+ * the music's). */
 #define ONA_AUDIO_MAX_GROUPS 15
 /* The longest group name in bytes. */
 #define ONA_AUDIO_MAX_GROUP_NAME 31

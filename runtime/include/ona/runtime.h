@@ -126,6 +126,13 @@ typedef struct ona_runtime_desc {
                                           policy (ONA_SYSTEM_PAUSED) */
     ona_video video;                   /* 0 = NONE: no window, no GL (draws are discarded) */
     ona_window_desc window;
+    /* Bytes of glyph coverage all fonts' atlas pages may hold together (each page, 256 to 4096
+     * texels a side by the font's size, is one byte a texel in RAM and, with video, four on the
+     * GPU); 0 = ONA_ATLAS_MEMORY_DEFAULT. When a frame needs a page past it, the least recently
+     * used pages that frame did not draw from are evicted after its turns (their glyphs are
+     * drawn again when next printed) and the characters waiting are drawn from the next frame;
+     * pages drawn from in the frame are never evicted under it. */
+    uint64_t atlas_memory;
     /* Install handlers for SIGINT and SIGTERM for the runtime's life (default false: the
      * embedder keeps its own). The first signal asks the runtime to quit at the end of the frame
      * (ona_runtime_quit_requested becomes true and ona_runtime_stop_signal names the signal); if
@@ -281,6 +288,7 @@ typedef struct ona_runtime_stats {
     uint32_t textures;  /* live textures: loaded, made, canvases, atlas pages, the built-in ones */
     uint32_t sounds;    /* live sounds, the silent placeholder included */
     uint32_t canvases;  /* live canvases (a system's are freed when it ends) */
+    uint64_t atlas_bytes; /* bytes the glyph atlas pages hold (at most the desc's atlas_memory) */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */

@@ -41,6 +41,10 @@ typedef struct ona_text_desc {
     float scale; /* 1 = the font's pixel size in world units; 0 = 1 */
 } ona_text_desc;
 
+/* The default bound on all fonts' glyph atlas pages (ona_runtime_desc.atlas_memory): 32 MiB of
+ * coverage, two pages of a large font, 32 of a 48 px one. */
+#define ONA_ATLAS_MEMORY_DEFAULT ((uint64_t)32 << 20)
+
 /* The largest pixel size a font may have. */
 #define ONA_FONT_MAX_SIZE 512
 
