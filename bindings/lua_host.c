@@ -14,6 +14,8 @@
  *  - A spawn builds only what every system needs: the standard libraries a script may
  *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c), and the
  *    hot reload's steps are compiled at a system's first reload (reload_chunk).
+ *  - A sandboxed system's state is built as every other, and then, after the prelude and before
+ *    the script's chunk, loses what the sandbox takes away (lua_sandbox.c).
  */
 #include "lua_host.h"
 #include "lua_lazy.h"
@@ -23,6 +25,7 @@
 #include "l_modules.h"
 #include "l_ona.h"
 #include "lua_check.h"
+#include "lua_sandbox.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -199,6 +202,7 @@ static int open_state(lua_State *L) {
     ona__lua_open_modules(L); /* pushes ona, raw */
     lua_pushcfunction(L, reload_chunk);
     lua_setfield(L, -2, "reload_chunk");
+    ona__lua_open_files(L);
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
@@ -222,9 +226,13 @@ static int open_state(lua_State *L) {
     lua_newtable(L);
     lua->events_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
+    /* Per spawn, never before: the prelude has taken what it keeps (lua_sandbox.c). */
+    if (lua->sandboxed)
+        ona__lua_sandbox(L);
     lua_gc(L, LUA_GCRESTART, 0);
-    /* luaL_loadfile names the chunk "@path", so errors read path:line: message. */
-    if (luaL_loadfile(L, lua->script_path))
+    /* Both name the chunk "@path", so errors read path:line: message. */
+    if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
+                       : luaL_loadfile(L, lua->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)
@@ -236,8 +244,9 @@ static int open_state(lua_State *L) {
         lua_pop(L, 1);
         lua->sys->one_shot = true;
     } else {
-        return luaL_error(L, "%s: a system script must return a table of callbacks (init, "
-                             "process, exit, reload) or nothing, not a %s",
+        return luaL_error(L,
+                          "%s: a system script must return a table of callbacks (init, "
+                          "process, exit, reload) or nothing, not a %s",
                           lua->script_path, luaL_typename(L, -1));
     }
     return 0;
@@ -422,8 +431,8 @@ int ona__lua_prepare(ona__core *core, void **state) {
     if (!L)
         return 0;
     bytecode bc = {0};
-    int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
-                             "=prelude.lua");
+    int rc =
+        luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size, "=prelude.lua");
     if (rc == 0)
         rc = lua_dump(L, write_bytecode, &bc);
     if (rc || bc.failed) {
