@@ -123,7 +123,10 @@ static const std_lib std_libs[] = {
 /* The lazy libraries' filler (lua_lazy.h): fill(stub, index in std_libs). The fields stored in
  * the stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
 static int lib_fill(lua_State *L) {
-    const std_lib *lib = &std_libs[lua_tointeger(L, 2)];
+    lua_Integer index = lua_tointeger(L, 2);
+    if (index < 0 || index >= (lua_Integer)ONA_ARRAY_COUNT(std_libs) || !std_libs[index].lazy)
+        return luaL_error(L, "no lazy library %d", (int)index);
+    const std_lib *lib = &std_libs[index];
     lua_settop(L, 1);
     lua_newtable(L); /* 2: the stub's own fields */
     lua_pushnil(L);

@@ -97,6 +97,8 @@ return {
     try("save", function() local a, b = ona.save("slot", 1) return a, b end)
     try("load save", function() local a, b = ona.load("slot") return a, b end)
     try("buffer ptr", function() local p = ona.buffer("int", 4):ptr() return p end)
+    try("lazy openers", function() return type(getmetatable(bit)) .. " "
+      .. type(getmetatable(ona.audio)) end)
     say("probe done")
   end,
   process = function() end,
