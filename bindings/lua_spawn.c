@@ -149,8 +149,8 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined
     default_name(desc, path, name, sizeof name);
     ona__order_ref after[ONA_MAX_AFTER];
     uint32_t after_count = 0;
-    rc = ona__order_refs(desc->after, desc->after_count, desc->after_names, desc->after_name_count,
-                         after, &after_count, err, errsize);
+    rc = ona__order_refs(desc->after, desc->after_count, desc->after_names,
+                         desc->after_name_count, after, &after_count, err, errsize);
     ona__spawn spawn = {
         .name = name,
         .after = after,

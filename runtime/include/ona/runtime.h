@@ -55,8 +55,8 @@ typedef enum ona_failure_policy {
  *    sender's spawn order, sender's count of sends); messages from C come first in their frame.
  *    A receive never waits within a frame: an empty one returns nil. A sender may send a
  *    receiver at most (capacity - the receiver's backlog: messages sent it before the last frame
- *    and not taken yet) messages in a frame; past that its send waits to the start of a frame with
- * room (its turn continues there), so nothing is lost and the order never deadlocks by itself.
+ *    and not taken yet) messages in a frame; past that its send waits to the start of a frame with room (its turn continues
+ *    there), so nothing is lost and the order never deadlocks by itself.
  *  - IMMEDIATE: messages go straight into the mailbox and a waiting receiver runs at once; a
  *    receive waits for a message within the frame (nil at quiescence) and a send to a full
  *    mailbox waits for room. Request and reply within one frame work; what a system sees in a
