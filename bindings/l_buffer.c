@@ -15,6 +15,7 @@
 
 #include "l_types.h"
 #include "lua_check.h"
+#include "lua_sandbox.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -42,19 +43,6 @@ l_buffer *ona__lua_to_buffer(lua_State *L, int idx) {
     return same ? lua_touserdata(L, idx) : NULL;
 }
 
-/* The ffi module: package.loaded.ffi, or require("ffi") when nothing loaded it yet. */
-static void push_ffi(lua_State *L) {
-    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
-    lua_getfield(L, -1, "ffi");
-    lua_remove(L, -2);
-    if (lua_istable(L, -1))
-        return;
-    lua_pop(L, 1);
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "ffi");
-    lua_call(L, 1, 1);
-}
-
 int l_buffer_new(lua_State *L) {
     static const char fn[] = "ona.buffer";
     size_t type_len;
@@ -64,7 +52,7 @@ int l_buffer_new(lua_State *L) {
         return ona__lua_argerror(L, 1, fn, "C type name must be 1 to 63 bytes");
     if (!(count >= 0) || count != floor(count))
         return ona__lua_argerror(L, 2, fn, "count must be a non-negative integer");
-    push_ffi(L);
+    ona__lua_push_ffi(L);
     lua_getfield(L, -1, "sizeof");
     lua_pushvalue(L, 1);
     if (lua_pcall(L, 1, 1, 0) != 0 || lua_type(L, -1) != LUA_TNUMBER)
@@ -107,7 +95,7 @@ static ona_buffer *check_alive(lua_State *L, const char *fn) {
 
 static int l_buffer_ptr(lua_State *L) {
     ona_buffer *b = check_alive(L, "buffer:ptr");
-    push_ffi(L);
+    ona__lua_push_ffi(L);
     lua_getfield(L, -1, "cast");
     lua_pushfstring(L, "%s *", ona_buffer_type(b));
     lua_pushlightuserdata(L, ona_buffer_data(b));

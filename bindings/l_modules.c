@@ -11,8 +11,8 @@
  * in the list's order) and then remove the metatable: from the first read or write of any of
  * its fields the table is the plain table it always was (the JIT sees no metamethod), a field
  * missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a raw look
- * (pairs, next, rawget, getmetatable) at a group nobody has touched yet sees it empty (with its
- * opener). The mechanism is lua_lazy.c's, shared with the lazy standard libraries.
+ * (pairs, next, rawget) at a group nobody has touched yet sees it empty; its metatable is
+ * protected (getmetatable returns false). The mechanism is lua_lazy.c's, shared with the lazy standard libraries.
  */
 #include "l_modules.h"
 
@@ -21,6 +21,7 @@
 
 #include "common.h"
 
+#include <lauxlib.h>
 #include <string.h>
 
 typedef struct module {
@@ -51,6 +52,8 @@ static bool same_group(const module *m, const char *group) {
  * module) opens every module of the group. */
 static int group_fill(lua_State *L) {
     size_t first = (size_t)lua_tointeger(L, 2);
+    if (first >= ONA_ARRAY_COUNT(modules) || !modules[first].group)
+        return luaL_error(L, "no lazy group %d", (int)first);
     lua_settop(L, 1);
     for (size_t i = first; i < ONA_ARRAY_COUNT(modules); i++) {
         if (same_group(&modules[i], modules[first].group))

@@ -1,13 +1,16 @@
 /*
  * l_spawn.c: ona.spawn, the `ona` function that starts a system from a script, and the reading
- * of its options table (name, mailbox, memory, restarts, budget, policy).
+ * of its options table (name, mailbox, memory, restarts, budget, policy, after, sandbox).
  *
  * Design note. Split from l_ona.c so that file keeps messages, addressing and logging and this
  * one the checking of what a script asks a new system to be; l_ona.c registers l_ona_spawn in
  * the `ona` table (declared in l_ona.h). Every option is validated before anything is built and
  * a misuse raises at the author's line (ona__lua_argerror, l_ona.c). The args value is encoded
  * into the calling system's `outgoing` message, owned by the system struct, not the C stack, so
- * nothing leaks when Lua raises; it is released before the function returns.
+ * nothing leaks when Lua raises; it is released before the function returns. The script path is
+ * confined to the game folder (ona__paths_resolve_game): one outside it, or with a NUL byte, is
+ * a misuse and raises; a missing file or a FIFO is `nil, reason`. A sandboxed system's children
+ * are sandboxed: it may leave `sandbox` out, and `sandbox = false` raises.
  */
 #include "l_ona.h"
 #include "lua_check.h"
@@ -85,18 +88,35 @@ static void check_after(lua_State *L, int opts, ona_spawn_desc *desc, ona_system
     desc->after_names = names;
 }
 
+/* opts.sandbox: true or false, else raises; a sandboxed spawner's children are sandboxed. */
+static bool check_sandbox(lua_State *L, int opts, bool spawner_sandboxed) {
+    lua_getfield(L, opts, "sandbox");
+    bool given = !lua_isnil(L, -1), on = lua_toboolean(L, -1);
+    if (given && !lua_isboolean(L, -1))
+        ona__lua_argerror(L, opts, "ona.spawn", "opts.sandbox must be true or false");
+    lua_pop(L, 1);
+    if (spawner_sandboxed && given && !on)
+        ona__lua_argerror(L, opts, "ona.spawn",
+                          "opts.sandbox = false: a sandboxed system spawns only sandboxed systems");
+    return on || spawner_sandboxed;
+}
+
 /* ona.spawn(script, args, opts) -> handle | nil, reason
  * opts: name, mailbox (capacity), memory (cap in bytes), policy ("restart"/"stop"), restarts,
  * budget (turn budget in ms; 0 = none), after (a name, a handle or a list of them: the systems
- * whose turn comes first in every frame). A cycle or a bad entry in `after` raises. */
+ * whose turn comes first in every frame), sandbox (true: lua_sandbox.c). A cycle or a bad entry
+ * in `after`, and a script path outside the game folder, raise. */
 int l_ona_spawn(lua_State *L) {
     ona__lua *lua = ona__lua_of(L);
     ona__system *sys = lua->sys;
-    const char *script = ona__lua_checkstring(L, 1, "ona.spawn", NULL);
+    size_t script_len;
+    const char *script = ona__lua_checkstring(L, 1, "ona.spawn", &script_len);
+    if (strlen(script) != script_len)
+        ona__lua_argerror(L, 1, "ona.spawn", "the script path holds a NUL byte");
     int nargs = lua_gettop(L);
     if (nargs >= 3 && !lua_isnil(L, 3))
         ona__lua_checktable(L, 3, "ona.spawn");
-    ona_spawn_desc desc = {.script = script};
+    ona_spawn_desc desc = {.script = script, .sandbox = lua->sandboxed};
     ona_system after_handles[ONA_MAX_AFTER];
     const char *after_names[ONA_MAX_AFTER];
     char name[64] = {0};
@@ -121,6 +141,7 @@ int l_ona_spawn(lua_State *L) {
         }
         desc.policy = check_policy(L, 3);
         check_after(L, 3, &desc, after_handles, after_names);
+        desc.sandbox = check_sandbox(L, 3, lua->sandboxed);
     }
     /* The args value is encoded into a message owned by the system struct while Lua may raise. */
     char err[1024];
@@ -135,8 +156,10 @@ int l_ona_spawn(lua_State *L) {
         desc.args = args;
     }
     ona_system out;
-    int rc = ona__lua_spawn(lua->svc, &desc, &out, err, sizeof err);
+    int rc = ona__lua_spawn(lua->svc, &desc, true, &out, err, sizeof err);
     ona_message_release(args);
+    if (rc == ONA_EPATH || rc == ONA_ERANGE)
+        return ona__lua_raise(L, "ona.spawn", "bad argument #1 (%s)", err);
     if (rc == ONA_EINVAL && desc.after_count + desc.after_name_count > 0 &&
         (strstr(err, "is a cycle") || strncmp(err, "after", 5) == 0))
         return ona__lua_raise(L, "ona.spawn", "%s", err);

@@ -14,6 +14,8 @@
  *  - A spawn builds only what every system needs: the standard libraries a script may
  *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c), and the
  *    hot reload's steps are compiled at a system's first reload (reload_chunk).
+ *  - A sandboxed system's state is built as every other, and then, after the prelude and before
+ *    the script's chunk, loses what the sandbox takes away (lua_sandbox.c).
  */
 #include "lua_host.h"
 #include "lua_lazy.h"
@@ -23,6 +25,7 @@
 #include "l_modules.h"
 #include "l_ona.h"
 #include "lua_check.h"
+#include "lua_sandbox.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -120,7 +123,10 @@ static const std_lib std_libs[] = {
 /* The lazy libraries' filler (lua_lazy.h): fill(stub, index in std_libs). The fields stored in
  * the stub so far are set aside, luaopen_* fills the stub, and they are put back over it. */
 static int lib_fill(lua_State *L) {
-    const std_lib *lib = &std_libs[lua_tointeger(L, 2)];
+    lua_Integer index = lua_tointeger(L, 2);
+    if (index < 0 || index >= (lua_Integer)ONA_ARRAY_COUNT(std_libs) || !std_libs[index].lazy)
+        return luaL_error(L, "no lazy library %d", (int)index);
+    const std_lib *lib = &std_libs[index];
     lua_settop(L, 1);
     lua_newtable(L); /* 2: the stub's own fields */
     lua_pushnil(L);
@@ -199,6 +205,7 @@ static int open_state(lua_State *L) {
     ona__lua_open_modules(L); /* pushes ona, raw */
     lua_pushcfunction(L, reload_chunk);
     lua_setfield(L, -2, "reload_chunk");
+    ona__lua_open_files(L);
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */
@@ -222,9 +229,13 @@ static int open_state(lua_State *L) {
     lua_newtable(L);
     lua->events_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
+    /* Per spawn, never before: the prelude has taken what it keeps (lua_sandbox.c). */
+    if (lua->sandboxed)
+        ona__lua_sandbox(L);
     lua_gc(L, LUA_GCRESTART, 0);
-    /* luaL_loadfile names the chunk "@path", so errors read path:line: message. */
-    if (luaL_loadfile(L, lua->script_path))
+    /* Both name the chunk "@path", so errors read path:line: message. */
+    if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
+                       : luaL_loadfile(L, lua->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)

@@ -37,7 +37,8 @@ typedef struct ona__lua {
      * cap cannot make the runtime's own Lua API calls fail unprotected. */
     bool cap_lifted;
     bool mem_exceeded;
-    bool closing; /* lua_close is running (its finalizers' errors are swallowed) */
+    bool closing;   /* lua_close is running (its finalizers' errors are swallowed) */
+    bool sandboxed; /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
     /* The counting allocator's (lua_host.c). */
     size_t mem_used, mem_peak, mem_cap;
     /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state
@@ -78,10 +79,12 @@ typedef struct ona__lua_runtime {
 /* lua_spawn.c: the Lua host's table (its spawn takes an ona_spawn_desc), and spawning. */
 extern const ona__host ona__lua_host;
 
-/* Any thread: spawns a Lua system from desc->script (resolved under the script roots). Its chunk
- * runs here, after the system is registered. `desc->args` is released in every case. */
-int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *out, char *err,
-                   size_t errsize);
+/* Any thread: spawns a Lua system from desc->script (resolved under the script roots; `confined`,
+ * for a script's ona.spawn, and for a sandboxed system: inside them, ona__paths_resolve_game,
+ * else ONA_EPATH). Its chunk runs here, after the system is registered. `desc->args` is released
+ * in every case. */
+int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined, ona_system *out,
+                   char *err, size_t errsize);
 /* The host's prepare and release (lua_host.c): compiles the prelude to bytecode once for the
  * runtime's spawns (never fails the runtime: without it spawns load the source), frees it. */
 int ona__lua_prepare(ona__core *core, void **state);

@@ -52,11 +52,13 @@ void ona__lua_lazy_push_methods(lua_State *L) {
 
 void ona__lua_lazy_table(lua_State *L, int methods, int fill_idx, lua_Integer arg) {
     lua_createtable(L, 0, 0);
-    lua_createtable(L, 2, 2);
+    lua_createtable(L, 2, 3);
     lua_pushvalue(L, methods);
     lua_setfield(L, -2, "__index");
     lua_pushvalue(L, methods + 1);
     lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable"); /* the filler is for the first use only */
     lua_pushvalue(L, fill_idx);
     lua_rawseti(L, -2, 1);
     lua_pushinteger(L, arg);

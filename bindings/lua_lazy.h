@@ -20,7 +20,9 @@ void ona__lua_lazy_push_methods(lua_State *L);
  * error goes on, so the next use tries again. The read or write then happens on the filled
  * table. `methods` is the stack index of the first of the two values pushed by
  * ona__lua_lazy_push_methods. From the first use on the table is plain (the JIT sees no
- * metamethod); before it, a raw look (pairs, next, rawget, getmetatable) finds it empty. */
+ * metamethod); before it, a raw look (pairs, next, rawget) finds it empty, and getmetatable
+ * returns false: the metatable is protected, since its filler called with another argument
+ * would open any library (io, debug) into any table, a sandboxed system's included. */
 void ona__lua_lazy_table(lua_State *L, int methods, int fill_idx, lua_Integer arg);
 
 #endif

@@ -4,7 +4,9 @@
  * Design note. A spawn resolves the script under the script roots, registers the system with
  * the core first, then runs its chunk on the spawning thread: a missing file or a compile error
  * is returned to the spawner, and a chunk that spawns until max_systems cannot take its own
- * place. A chunk that fails leaves the system abandoned: the core frees it at the next boundary
+ * place. A script's ona.spawn and a sandboxed system's script are confined to the game folder as
+ * asset paths are (ona__paths_resolve_game); the embedder's C calls may name any file. A chunk
+ * that fails leaves the system abandoned: the core frees it at the next boundary
  * without running anything of it. Spawn args may not carry buffers, because a restart replays
  * them.
  */
@@ -86,11 +88,12 @@ static void default_name(const ona_spawn_desc *desc, const char *path, char *nam
         *dot = '\0';
 }
 
-int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *out, char *err,
-                   size_t errsize) {
+int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined, ona_system *out,
+                   char *err, size_t errsize) {
     ona_message *args = desc ? desc->args : NULL;
     char path[4096];
     int rc = 0;
+    bool sandboxed = desc && (desc->sandbox || (svc && svc->sandbox));
     if (!svc || !desc || !out || !desc->script) {
         snprintf(err, errsize, "spawn needs a runtime, a desc with a script, and an out handle");
         rc = ONA_EINVAL;
@@ -99,9 +102,16 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
                  "spawn arguments cannot carry buffers (a restart replays them): "
                  "send the buffer as a message instead");
         rc = ONA_EINVAL;
-    } else if ((rc = ona__services_find(svc, desc->script, path, sizeof path)) != 0) {
+    } else if ((rc = confined || sandboxed
+                         ? ona__paths_resolve_game(svc->roots, svc->root_count, desc->script, path,
+                                                   sizeof path)
+                         : ona__services_find(svc, desc->script, path, sizeof path)) != 0) {
         if (rc == ONA_ERANGE)
             snprintf(err, errsize, "the path of script '%s' is too long", desc->script);
+        else if (rc == ONA_EPATH)
+            snprintf(err, errsize, "script '%s' is %s", desc->script, ona__paths_why(rc, NULL));
+        else if (rc == ONA_ENOTFILE || rc == ONA_EIO)
+            snprintf(err, errsize, "script '%s' %s", desc->script, ona__paths_why(rc, path));
         else
             snprintf(err, errsize, "no such script '%s' (searched the script roots: %s%s)",
                      desc->script, svc->roots[0], svc->root_count > 1 ? ", ..." : "");
@@ -126,6 +136,7 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, ona_system *o
     }
     strcpy(lua->script_path, path);
     lua->svc = svc;
+    lua->sandboxed = sandboxed;
     lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
     lua->mem_cap = desc->memory_cap ? desc->memory_cap : svc->memory_cap;
     uint32_t budget_ms = desc->budget_ms ? desc->budget_ms : svc->turn_budget_ms;
@@ -197,7 +208,7 @@ static int host_spawn(ona__core *core, const void *desc_in, ona_system *out) {
         return ONA_EINVAL;
     }
     char err[1024];
-    int rc = ona__lua_spawn(core ? core->services : NULL, desc, out, err, sizeof err);
+    int rc = ona__lua_spawn(core ? core->services : NULL, desc, false, out, err, sizeof err);
     if (rc)
         ona_log(ONA_LOG_ERROR, "spawn", "%s", err);
     return rc;

@@ -140,6 +140,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->hot = &rt->hot;
     svc->memory_cap = desc.memory_cap;
     svc->turn_budget_ms = desc.turn_budget_ms;
+    svc->sandbox = desc.sandbox;
     svc->fixed_dt = desc.fixed_dt;
     svc->max_fps = desc.max_fps;
     svc->fixed_step_default = desc.fixed_step_default;

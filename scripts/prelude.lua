@@ -5,12 +5,14 @@
 -- scheduler resumes for each new turn, and the hot-reload function.
 local ona, raw, path = ...
 
-local error, select = error, select
+local error, select, str_find = error, select, string.find
 -- The library tables themselves (still unopened: lua_host.c), for what the prelude takes from
 -- them at its first use.
-local io_lib, math_lib, debug_lib = io, math, debug
+local math_lib, debug_lib = math, debug
 
--- require() searches the project's script roots only: no C modules, no system paths.
+-- require() searches the project's script roots only (raw.module, lua_files.c: inside the game
+-- folder, no working directory, regular files read without blocking): no C modules, no system
+-- paths.
 package.path = path
 package.cpath = ""
 package.loadlib = nil
@@ -43,8 +45,7 @@ local modules = {} -- module name -> file
 local missing = {} -- candidate file of a module a require missed -> module name
 local requirers = {} -- module name -> { file that required it first in this state = true }
 local reloading = false
-local watch = raw.watch
-local io_open, loadstring = nil, loadstring -- io.open, taken at the first require
+local watch, find_module, pairs = raw.watch, raw.module, pairs
 -- Who required `name` (the first Lua caller above require and this loader): a reload of the
 -- module re-runs that file's module too.
 local function note_requirer(name)
@@ -64,31 +65,19 @@ local function note_requirer(name)
 end
 loaders[2] = function(name)
   note_requirer(name)
-  local file, err = package.searchpath(name, package.path)
+  -- The file and its chunk; or nil, Lua's "no file" lines and the candidates. A file that does
+  -- not compile (or, while reloading, is empty) raises its own message, a path outside the game
+  -- folder or a FIFO raises at the require's line.
+  local file, chunk, candidates = find_module(name, package.path, reloading)
   if not file then
-    local stem = name:gsub("%.", "/")
-    for template in package.path:gmatch("[^;]+") do
-      local candidate = template:gsub("%?", (stem:gsub("%%", "%%%%")))
+    for i = 1, #candidates do
+      local candidate = candidates[i]
       if not missing[candidate] then
         missing[candidate] = name
         watch(candidate)
       end
     end
-    return err
-  end
-  io_open = io_open or io_lib.open
-  local f, oerr = io_open(file, "rb")
-  if not f then
-    error(oerr, 0)
-  end
-  local text = f:read("*a") or ""
-  f:close()
-  if reloading and not text:find("%S") then
-    error(file .. " is empty (a save caught mid-write?): keeping the old module", 0)
-  end
-  local chunk, cerr = loadstring(text, "@" .. file)
-  if not chunk then
-    error(cerr, 0) -- "file:line: message"
+    return chunk
   end
   for candidate, wanted in pairs(missing) do
     if wanted == name then
@@ -105,6 +94,16 @@ end
 -- do for their own misuse: "ball.lua:12: ona.send: system 'paddle' is stopped".
 local raise = raw.raise
 
+-- LuaJIT's require reads its name as a C string, so "helper\0x" would load and store "helper":
+-- a name with a NUL byte is refused at the caller's line instead.
+local require_raw = require
+function require(name)
+  if type(name) == "string" and str_find(name, "\0", 1, true) then
+    raise("require: bad argument #1 (the module name holds a NUL byte)")
+  end
+  return require_raw(name)
+end
+
 -- ona.send(to, ...) waits while the target's mailbox is full. The C side yields the turn and is
 -- resumed with `true`, or with `false, reason` when the send cannot complete (the target died,
 -- or the wait is part of a deadlock); the error is raised here, at the caller's line.
@@ -119,8 +118,9 @@ local send_raw = raw.send
 local ffi_self, ffi_send_ptr, ffi_receive_ptr = raw.self, raw.ffi_send_number, raw.ffi_receive
 local ffi_send_string_ptr = raw.ffi_send_string
 local fast_send, fast_send_string, fast_receive, fast_box, fast_self = nil, nil, nil, nil, nil
+local raw_ffi = raw.ffi -- the runtime's own ffi (lua_sandbox.c: a sandboxed script has none)
 local function fast_init()
-  local ffi = require("ffi")
+  local ffi = raw_ffi()
   fast_self = ffi.cast("void *", ffi_self) -- a cdata: the JIT cannot pass light userdata
   fast_send = ffi.cast("int (*)(void *, double, double)", ffi_send_ptr)
   fast_send_string = ffi.cast("int (*)(void *, double, const char *, size_t)",
@@ -248,7 +248,7 @@ local function wrap_left(level, ok, ...)
     return ...
   end
   local err = ...
-  local located = type(err) == "string" and err:find("^[^\n:]+:%d+: ") ~= nil
+  local located = type(err) == "string" and str_find(err, "^[^\n:]+:%d+: ") ~= nil
   error(err, (type(err) ~= "string" or located) and 0 or 2)
 end
 
@@ -290,7 +290,7 @@ rawset(ona.gfx, "sprites", function(n)
       .. (type(n) == "number" and tostring(n) or type(n)) .. ")")
   end
   if not sprite_cdef then
-    require("ffi").cdef([[
+    raw_ffi().cdef([[
       typedef struct ona_sprite {
         float x, y, origin_x, origin_y, scale_x, scale_y, rotation;
         float src_x, src_y, src_w, src_h;

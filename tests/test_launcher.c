@@ -216,7 +216,7 @@ START_TEST(test_launcher_help) {
         static const char *const options[] = {
             "--headless",        "--frames N",      "--workers N",  "--size WxH", "--vsync on|off",
             "--screenshot PATH", "--stats",         "--trace PATH", "--no-watch", "--version",
-            "key=value",         "--max-systems N", "--seed N"};
+            "key=value",         "--max-systems N", "--seed N",     "--sandbox",  "no sandbox"};
         for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
             ASSERT_HAS(r.out, options[i]);
         ck_assert_str_eq(r.err, "");

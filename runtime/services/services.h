@@ -45,6 +45,7 @@ typedef struct ona__services {
     char *save_dir;          /* NULL: no folder (no HOME) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
+    bool sandbox;            /* every Lua system sandboxed (ona_runtime_desc.sandbox) */
     uint64_t seed;           /* the session seed (ona_runtime_desc.seed), below 2^53 */
     /* Main only: inside ona_runtime_step or ona_runtime_destroy, where callbacks run; the
      * main-thread functions refuse to run then (ONA_ETHREAD). */

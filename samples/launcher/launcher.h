@@ -27,6 +27,7 @@ typedef struct ona__launcher_options {
     size_t memory_cap;                 /* 0 = the runtime's default */
     bool stats, headless, watch;
     bool no_audio; /* --no-audio: never open an audio device */
+    bool sandbox;  /* --sandbox: every Lua system sandboxed (ona_runtime_desc.sandbox) */
     int width, height;
     ona_vsync vsync;
     ona_delivery delivery;

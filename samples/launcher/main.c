@@ -4,7 +4,8 @@
  *   ona <game-folder | main.lua> [--headless] [--frames N] [--workers N] [--stats]
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
- *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
+ *       [--memory-cap SIZE|none] [--no-audio] [--sandbox] [--fixed-dt SECONDS|off]
+ *       [--max-fps N]
  *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
  *       [key=value ...]
  *
@@ -154,6 +155,7 @@ int main(int argc, char **argv) {
         .hot_reload = o.watch,
         .handle_signals = true,
         .no_audio = o.no_audio,
+        .sandbox = o.sandbox,
         .fixed_dt = o.fixed_dt,
         .max_fps = o.max_fps,
         .delivery = o.delivery,

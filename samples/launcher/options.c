@@ -36,6 +36,11 @@ static void usage(FILE *to) {
                 "  --trace PATH       write a Chrome trace-event timeline (Perfetto)\n"
                 "  --no-watch         do not hot-reload scripts, shaders and textures\n"
                 "  --no-audio         never open an audio device (sounds play silently)\n"
+                "  --sandbox          run every Lua system sandboxed (for a game you did not\n"
+                "                     write): no io, ffi, debug, os but clock/time/date,\n"
+                "                     bytecode, C modules or saves, and files only from the\n"
+                "                     game folder. Without it a script has the whole Lua\n"
+                "                     library and your rights: Ona is then no sandbox\n"
                 "  --delivery MODE    ordered (default: the same game on any thread count,\n"
                 "                     messages along `after` in the same frame) or immediate\n"
                 "                     (messages at once, waits within a frame; not repeatable)\n"
@@ -98,6 +103,7 @@ enum {
     OPT_MEMORY_CAP,
     OPT_TURN_BUDGET,
     OPT_NO_AUDIO,
+    OPT_SANDBOX,
     OPT_FIXED_DT,
     OPT_MAX_FPS,
     OPT_SAVE_DIR,
@@ -123,6 +129,7 @@ static const struct option long_options[] = {
     {"memory-cap", required_argument, NULL, OPT_MEMORY_CAP},
     {"turn-budget", required_argument, NULL, OPT_TURN_BUDGET},
     {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
+    {"sandbox", no_argument, NULL, OPT_SANDBOX},
     {"fixed-dt", required_argument, NULL, OPT_FIXED_DT},
     {"max-fps", required_argument, NULL, OPT_MAX_FPS},
     {"save-dir", required_argument, NULL, OPT_SAVE_DIR},
@@ -318,6 +325,9 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
             break;
         case OPT_NO_AUDIO:
             o->no_audio = true;
+            break;
+        case OPT_SANDBOX:
+            o->sandbox = true;
             break;
         case OPT_FRAMES:
         case OPT_WORKERS:

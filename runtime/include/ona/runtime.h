@@ -151,6 +151,10 @@ typedef struct ona_runtime_desc {
      * nothing is mixed. Default false: the device opens at the first frame with an audio command
      * (ona/audio.h); where none opens the runtime runs silent and logs it once. */
     bool no_audio;
+    /* Every Lua system sandboxed, main.lua's included (`ona --sandbox`; ona_spawn_desc.sandbox
+     * says what a sandboxed system may not do). Default false: a Lua system has the whole of
+     * LuaJIT's standard library. */
+    bool sandbox;
     /* Steady time and saves. */
     /* Seconds per frame that ona_runtime_run (with fixed_dt 0) and ona_runtime_frame_dt give:
      * > 0 a fixed step, at most 1, that wins over main.lua's ona.gfx.window{fixed_dt};
@@ -224,6 +228,13 @@ typedef struct ona_spawn_desc {
     uint32_t after_count;
     const char *const *after_names;
     uint32_t after_name_count;
+    /* A sandboxed system (true; also every Lua system of a runtime made with
+     * ona_runtime_desc.sandbox): its script, modules and assets come only from inside the game
+     * folder, it has none of io, debug, ffi, os beyond clock/time/date, bytecode loading, C
+     * modules, JIT control or saves, and every system it spawns is sandboxed too. Its memory
+     * cap and turn budget hold, whatever loop it runs (with a LuaJIT whose compiled code checks
+     * no hook, its JIT compiler is off). A native system is C code and cannot be sandboxed. */
+    bool sandbox;
 } ona_spawn_desc;
 
 /* A native system: C callbacks and `size` bytes of zeroed state owned by the runtime. A native
