@@ -82,6 +82,9 @@ struct ona__watchdog {
     /* The smallest budget published so far (UINT64_MAX: none): the watchdog looks every tenth
      * of it (see the design note). */
     atomic_ullong min_budget_ns;
+    /* The smallest slice published so far (UINT64_MAX: none): the watchdog looks at least that
+     * often, so a turn steps aside within two slices. */
+    atomic_ullong min_slice_ns;
 };
 
 static _Thread_local ona__watch_scope *current;
@@ -100,12 +103,20 @@ ona__watch_scope *ona__watchdog_current(void) {
 
 /* --- The publishing side --------------------------------------------------------------------- */
 
+/* The earliest time the watchdog has something to do for the run: its budget's end, or its
+ * slice's while it was not asked to step aside yet. */
+static uint64_t deadline_of(const ona__watch_scope *scope) {
+    uint64_t deadline = scope->started_ns + scope->watch.budget_ns;
+    if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns < deadline)
+        deadline = scope->slice_deadline_ns;
+    return deadline;
+}
+
 static void publish(ona__watchdog *wd, int index, ona__watch_scope *scope) {
     slot *s = &wd->slots[index];
     s->scope = scope;
     /* relaxed: read only as a hint; the state's release store below orders it. */
-    atomic_store_explicit(&s->deadline_ns, scope->started_ns + scope->watch.budget_ns,
-                          memory_order_relaxed);
+    atomic_store_explicit(&s->deadline_ns, deadline_of(scope), memory_order_relaxed);
     /* release: a claimer that sees RUNNING sees the scope. */
     atomic_store_explicit(&s->state, SLOT_RUNNING, memory_order_release);
 }
@@ -132,6 +143,7 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
     scope->wd = wd;
     scope->slot = -1;
     scope->raised = false;
+    scope->preempted = false;
     scope->message[0] = '\0';
     if (!wd || !watch->budget_ns)
         return;
@@ -139,6 +151,9 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
      * (not written) on nearly every turn, so the line stays shared. */
     if (watch->budget_ns < atomic_load_explicit(&wd->min_budget_ns, memory_order_relaxed))
         atomic_store_explicit(&wd->min_budget_ns, watch->budget_ns, memory_order_relaxed);
+    if (watch->preempt && watch->slice_ns &&
+        watch->slice_ns < atomic_load_explicit(&wd->min_slice_ns, memory_order_relaxed))
+        atomic_store_explicit(&wd->min_slice_ns, watch->slice_ns, memory_order_relaxed);
     int index = ona__runq_thread_index();
     if (index < 0 && ona__core_on_main(wd->core))
         index = 0;
@@ -152,7 +167,9 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
      * thread has its own slot there and keeps it). */
     if (current && current->wd == wd && current->slot == index)
         unpublish(wd, index, current);
-    scope->started_ns = start_ns(wd);
+    uint64_t now = start_ns(wd);
+    scope->started_ns = scope->watch.since_ns ? scope->watch.since_ns : now;
+    scope->slice_deadline_ns = now + scope->watch.slice_ns;
     publish(wd, index, scope);
     current = scope;
 }
@@ -162,10 +179,15 @@ void ona__watchdog_end(ona__watch_scope *scope) {
         return;
     ona__watchdog *wd = scope->wd;
     unpublish(wd, scope->slot, scope);
+    /* Asked to step aside: its hook is still set (unpublish disarms only an interrupted run). */
+    if (scope->preempted && scope->watch.disarm)
+        scope->watch.disarm(scope->watch.target);
     current = scope->outer;
     if (current && current->wd == wd && current->slot == scope->slot) {
         /* The outer run was paused: the inner one's time is not its own. */
-        current->started_ns += start_ns(wd) - scope->started_ns;
+        uint64_t inner = start_ns(wd) - scope->started_ns;
+        current->started_ns += inner;
+        current->slice_deadline_ns += inner;
         publish(wd, scope->slot, current);
     }
     scope->slot = -1;
@@ -222,7 +244,15 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     bool report = false;
     int next = SLOT_RUNNING;
     /* Not `now - started`: a run begun during this scan may have started after `now`. */
-    if (scope->started_ns + scope->watch.budget_ns <= now) {
+    if (scope->started_ns + scope->watch.budget_ns > now) {
+        if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns <= now) {
+            /* Past its slice: asked once to step aside; watched for its budget from now on. */
+            scope->watch.preempt(scope->watch.target);
+            scope->preempted = true;
+            /* relaxed: a hint, as in publish; the release store below orders it. */
+            atomic_store_explicit(&s->deadline_ns, deadline_of(scope), memory_order_relaxed);
+        }
+    } else {
         if (scope->watch.interrupt) {
             scope->watch.interrupt(scope->watch.target);
             s->armed_ns = now;
@@ -252,7 +282,9 @@ static uint64_t tick_ns(ona__watchdog *wd) {
     uint64_t min_budget = atomic_load_explicit(&wd->min_budget_ns, memory_order_relaxed);
     if (min_budget == UINT64_MAX)
         return TICK_FIRST_NS;
-    return ONA_MAX(ONA_MIN(min_budget / 10, TICK_MAX_NS), TICK_MIN_NS);
+    uint64_t tick = ONA_MIN(min_budget / 10, TICK_MAX_NS);
+    tick = ONA_MIN(tick, atomic_load_explicit(&wd->min_slice_ns, memory_order_relaxed));
+    return ONA_MAX(tick, TICK_MIN_NS);
 }
 
 static void watchdog_main(void *arg) {
@@ -290,6 +322,7 @@ int ona__watchdog_start(ona__core *core, ona__watchdog **out) {
         return ONA_ENOMEM;
     wd->core = core;
     atomic_init(&wd->min_budget_ns, UINT64_MAX);
+    atomic_init(&wd->min_slice_ns, UINT64_MAX);
     struct timespec res;
     if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
         wd->coarse_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
