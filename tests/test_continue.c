@@ -266,7 +266,7 @@ END_TEST
 
 /* The handler raises while handling the third of five messages (line 7); two more arrive while
  * it is paused. After the fix the turn runs again and sees all seven, in order, the one in hand
- * included, with the buffer the second carried. */
+ * included, with the buffer the second carried; under either delivery mode. */
 /* The handler, with `raise` as its line 7. */
 #define HANDLER(raise)                                                                             \
     "return {\n"                                                                                   \
@@ -303,7 +303,10 @@ static void send_numbered(ona_runtime *rt, ona_system to, int i) {
 
 START_TEST(test_failed_turn_runs_again_with_its_messages) {
     game_write("handler.lua", HANDLER_BROKEN);
-    ona_runtime *rt = make_runtime(true);
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc desc = {.threads = 2, .script_roots = roots, .hot_reload = true};
+    desc.delivery = _i == 0 ? ONA_DELIVERY_ORDERED : ONA_DELIVERY_IMMEDIATE;
+    ona_runtime *rt = create_runtime(&desc);
     ona_system report = spawn_collector(rt);
     ona_system handler = spawn_lua(rt, "handler.lua", "handler", report, "", 0, 0);
     ona_runtime_step(rt, 1.0 / 60);
@@ -510,7 +513,7 @@ int main(void) {
     tcase_add_test(tc, test_error_pauses_and_fix_resumes_with_state);
     tcase_add_test(tc, test_failed_init_runs_again_after_the_fix);
     tcase_add_test(tc, test_paused_system_keeps_its_mailbox_and_senders_wait);
-    tcase_add_test(tc, test_failed_turn_runs_again_with_its_messages);
+    tcase_add_loop_test(tc, test_failed_turn_runs_again_with_its_messages, 0, 2);
     tcase_add_test(tc, test_without_watching_the_policy_applies);
     tcase_add_test(tc, test_truncate_then_write_is_not_loaded_empty);
     tcase_add_test(tc, test_empty_module_keeps_the_old_one);

@@ -38,6 +38,12 @@
  *    progress, <= 100 ms: bench_budget's 20 ms runs once saw 79 ms that way). A fixed
  *    10 ms tick woke the thread ~100 times a second whether turns ran or not, ~0.6% of a core
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
+ *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it the
+ *    watchdog calls `preempt` once (the host suspends the turn where it can) and then watches
+ *    the run for its budget only. A run asked to step aside is not armed: it ends by the
+ *    fast path, and its own thread disarms the hook (scope->preempted, ordered by the end's CAS).
+ *    Once a slice shorter than the tick was published (a turn continued after stepping aside
+ *    gets 10 ms), the watchdog looks at least that often, so later slices end within two.
  */
 #include "watchdog.h"
 
