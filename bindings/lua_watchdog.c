@@ -12,8 +12,8 @@
  *  - The hook counts every instruction and raises the same error each time until the run ends:
  *    a pcall (or xpcall with a Lua handler) in the runaway code catches it once, and the next
  *    instruction raises it again, so the error reaches the turn and the policy applies.
- *  - A turn that runs past its budget share (a tenth of the budget, 100 ms by default) is
- *    suspended by another hook (slice_hook), set once by the watchdog, and continued in the next
+ *  - A turn that runs past its budget share (a quarter of the budget, 250 ms by default, then
+ *    10 ms more of its thread's CPU time: watchdog.c) is suspended by another hook (slice_hook), set once by the watchdog, and continued in the next
  *    frame, so the frame goes on without it; from then on it runs 10 ms a frame
  *    (ONA__LUA_TURN_SLICE_NS) until it ends or its budget, counted from its first run, runs out.
  *    Turns shorter than the share are never split, so what they do is the same on every
@@ -134,9 +134,10 @@ void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *sco
         .target = lua->L,
     };
     uint64_t slice = lua->turn_since_ns ? ONA__LUA_TURN_SLICE_NS
-                                        : ONA_MAX(lua->budget_ns / 10, ONA__LUA_TURN_SLICE_NS);
+                                        : ONA_MAX(lua->budget_ns / 4, ONA__LUA_TURN_SLICE_NS);
     if (strcmp(what, "turn") == 0 && slice < lua->budget_ns) {
         scope->watch.slice_ns = slice;
+        scope->watch.slice_cpu_ns = lua->turn_since_ns ? 0 : ONA__LUA_TURN_SLICE_NS;
         scope->watch.preempt = preempt;
         scope->watch.since_ns = lua->turn_since_ns;
     }

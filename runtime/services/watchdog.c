@@ -38,9 +38,12 @@
  *    progress, <= 100 ms: bench_budget's 20 ms runs once saw 79 ms that way). A fixed
  *    10 ms tick woke the thread ~100 times a second whether turns ran or not, ~0.6% of a core
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
- *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it the
- *    watchdog calls `preempt` once (the host suspends the turn where it can) and then watches
- *    the run for its budget only. A run asked to step aside is not armed: it ends by the
+ *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it, and
+ *    once its thread has used slice_cpu_ns more of CPU time (read through the thread's CPU
+ *    clock, only for runs already late), the watchdog calls
+ *    `preempt` once (the host suspends the turn where it can) and then watches the run for its
+ *    budget only. The CPU evidence keeps a turn that is late only because the machine is busy
+ *    (other processes on the cores, a sanitizer) whole. A run asked to step aside is not armed: it ends by the
  *    fast path, and its own thread disarms the hook (scope->preempted, ordered by the end's CAS).
  *    Once a slice shorter than the tick was published (a turn continued after stepping aside
  *    gets 10 ms), the watchdog looks at least that often, so later slices end within two.
@@ -69,8 +72,14 @@ typedef struct slot {
     atomic_int state;
     atomic_ullong deadline_ns;
     ona__watch_scope *scope; /* published by the RUNNING store; read by a claimer */
+    /* The owner thread's CPU clock, set by its first begin (before the RUNNING store). */
+    clockid_t cpu_clock;
+    bool has_cpu_clock;
     /* The watchdog's own. */
     uint64_t armed_ns, last_report_ns, report_run;
+    /* The run whose CPU time is being watched past its wall share (its slice deadline names it),
+     * and its thread's CPU clock when the watch began. */
+    uint64_t cpu_run, cpu_mark_ns;
     /* Slots of different threads never share a cache line (ona__calloc does not align to one,
      * so padding rather than _Alignas). */
     char pad[ONA_CACHE_LINE];
@@ -169,6 +178,9 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
         scope->watch = *watch;
     scope->slot = index;
     scope->outer = current;
+    slot *own = &wd->slots[index];
+    if (!own->has_cpu_clock) /* once per thread: read by the watchdog after the RUNNING store */
+        own->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &own->cpu_clock) == 0;
     /* The outer run waits while this one runs (an outer run of another runtime on the same
      * thread has its own slot there and keeps it). */
     if (current && current->wd == wd && current->slot == index)
@@ -226,6 +238,38 @@ static void stuck_report(const ona__watch_scope *scope, uint64_t now, char *who,
                  scope->watch.what, ms);
 }
 
+/* The CPU time the slot's thread has used, or UINT64_MAX when it cannot be read. */
+static uint64_t thread_cpu_ns(const slot *s) {
+    struct timespec ts;
+    if (!s->has_cpu_clock || clock_gettime(s->cpu_clock, &ts) != 0)
+        return UINT64_MAX;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether a run past its slice deadline (claimed) is to step aside now: once its thread has also
+ * used slice_cpu_ns of CPU since the watchdog first found it late, so that a turn late because
+ * the machine is busy, not because it computes, is never split. Sets the next look in
+ * `*next_look`. */
+static bool slice_due(slot *s, const ona__watch_scope *scope, uint64_t now, uint64_t *next_look) {
+    uint64_t need = scope->watch.slice_cpu_ns;
+    if (!need)
+        return true;
+    uint64_t cpu = thread_cpu_ns(s);
+    if (cpu == UINT64_MAX)
+        return true; /* no CPU clock: wall time alone */
+    if (s->cpu_run != scope->slice_deadline_ns) {
+        s->cpu_run = scope->slice_deadline_ns;
+        s->cpu_mark_ns = cpu;
+        *next_look = now + need;
+        return false;
+    }
+    uint64_t used = cpu - s->cpu_mark_ns;
+    if (used >= need)
+        return true;
+    *next_look = now + (need - used);
+    return false;
+}
+
 /* Looks at one slot (under `lock`). Fills who/text when a report is due. */
 static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *text, size_t size) {
     /* acquire: pairs with the owner's release of RUNNING (the deadline is a hint anyway). */
@@ -251,12 +295,18 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     int next = SLOT_RUNNING;
     /* Not `now - started`: a run begun during this scan may have started after `now`. */
     if (scope->started_ns + scope->watch.budget_ns > now) {
+        uint64_t next_look = 0;
         if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns <= now) {
-            /* Past its slice: asked once to step aside; watched for its budget from now on. */
-            scope->watch.preempt(scope->watch.target);
-            scope->preempted = true;
+            if (slice_due(s, scope, now, &next_look)) {
+                /* Asked once to step aside; watched for its budget from now on. */
+                scope->watch.preempt(scope->watch.target);
+                scope->preempted = true;
+            }
+            uint64_t deadline = deadline_of(scope);
+            if (next_look && next_look < deadline)
+                deadline = next_look;
             /* relaxed: a hint, as in publish; the release store below orders it. */
-            atomic_store_explicit(&s->deadline_ns, deadline_of(scope), memory_order_relaxed);
+            atomic_store_explicit(&s->deadline_ns, deadline, memory_order_relaxed);
         }
     } else {
         if (scope->watch.interrupt) {

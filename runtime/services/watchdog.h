@@ -32,6 +32,9 @@ typedef struct ona__watch {
      * watchdog thread calls `preempt` once (the Lua host sets a hook that suspends the turn
      * where it can, to be continued next frame); the run's thread calls `disarm` when it ends. */
     uint64_t slice_ns;
+    /* CPU time the run's thread must use past the slice before it is asked (0: none), so a run
+     * late only because the machine is busy is left whole. */
+    uint64_t slice_cpu_ns;
     void (*preempt)(void *target);
     /* 0, or when the run's first part began (a turn continued after a slice): the budget counts
      * from then. */
