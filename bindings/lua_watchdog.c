@@ -13,11 +13,11 @@
  *    a pcall (or xpcall with a Lua handler) in the runaway code catches it once, and the next
  *    instruction raises it again, so the error reaches the turn and the policy applies.
  *  - A turn that runs past its budget share (a quarter of the budget, 250 ms by default, then
- *    10 ms more of its thread's CPU time: watchdog.c) is suspended by another hook (slice_hook), set once by the watchdog, and continued in the next
- *    frame, so the frame goes on without it; from then on it runs 10 ms a frame
- *    (ONA__LUA_TURN_SLICE_NS) until it ends or its budget, counted from its first run, runs out.
- *    Turns shorter than the share are never split, so what they do is the same on every
- *    machine. A chunk, exit or reload run cannot step aside (nothing could continue it).
+ *    10 ms more of its thread's CPU time: watchdog.c) is suspended by another hook (slice_hook),
+ *    set once by the watchdog, and continued in the next frame, so the frame goes on without it;
+ *    from then on it runs 10 ms a frame (ONA__LUA_TURN_SLICE_NS) until it ends or its budget,
+ *    counted from its first run, runs out. Turns shorter than the share are never split. A
+ *    chunk, exit or reload run cannot step aside (nothing could continue it).
  *  - Limit of a LuaJIT built without LUAJIT_ENABLE_CHECKHOOK (Debian's): machine code of a
  *    compiled trace never checks for hooks, so a loop the JIT compiled (`while true do end`) is
  *    not interrupted; the watchdog names it once a second instead. Loops the JIT does not compile

@@ -40,11 +40,11 @@
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
  *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it, and
  *    once its thread has used slice_cpu_ns more of CPU time (read through the thread's CPU
- *    clock, only for runs already late), the watchdog calls
- *    `preempt` once (the host suspends the turn where it can) and then watches the run for its
- *    budget only. The CPU evidence keeps a turn that is late only because the machine is busy
- *    (other processes on the cores, a sanitizer) whole. A run asked to step aside is not armed: it ends by the
- *    fast path, and its own thread disarms the hook (scope->preempted, ordered by the end's CAS).
+ *    clock, only for runs already late), the watchdog calls `preempt` once (the host suspends
+ *    the turn where it can) and then watches the run for its budget only. The CPU evidence
+ *    keeps a turn that is late only because the machine is busy whole. A run asked to step
+ *    aside is not armed: it ends by the fast path, and its own thread disarms the hook
+ *    (scope->preempted, ordered by the end's CAS).
  *    Once a slice shorter than the tick was published (a turn continued after stepping aside
  *    gets 10 ms), the watchdog looks at least that often, so later slices end within two.
  */
