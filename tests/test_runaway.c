@@ -111,7 +111,10 @@ static void runaway_case(uint32_t threads, const char *mode, const char *at) {
     snprintf(where, sizeof where, " ms in process at %s", at);
     ck_assert_msg(captured_logs_contain("spinner: runaway turn: ") && captured_logs_contain(where),
                   "wanted '%s'; log:\n%s", where, captured_logs_text());
-    ck_assert_int_eq(captured_logs_count("spinner: runaway turn: "), 1);
+    /* Interrupted once (a busy machine may also have it named as not interrupted yet). */
+    ck_assert_int_eq(captured_logs_count("spinner: runaway turn: ") -
+                         captured_logs_count("not interrupted yet"),
+                     1);
     ck_assert_int_eq(count_tagged("spinning"), 1);
     ona_runtime_step(rt, 1.0 / 60);
     ck_assert_int_eq(stats_of(rt, spinner).status, ONA_SYSTEM_PAUSED);
