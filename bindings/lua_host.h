@@ -20,8 +20,9 @@
 /* How many values a Lua system's main stack keeps for its turns (ona__lua.turn_ref's note). */
 enum { ONA__LUA_TURN_SLOTS = 4 };
 
-/* Why a Lua turn yielded, set by the `ona` functions just before they yield. */
-enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND };
+/* Why a Lua turn yielded, set by the `ona` functions just before they yield (SLICE: by the
+ * budget's hook, the turn ran past its slice, lua_watchdog.h). */
+enum { ONA__PARK_NONE = 0, ONA__PARK_RECV, ONA__PARK_SEND, ONA__PARK_SLICE };
 
 typedef struct ona__lua {
     /* What every turn reads, first (one cache line on 64-bit: see actor.h's "hot" note). */
@@ -54,6 +55,9 @@ typedef struct ona__lua {
      * turn's cache misses. Every other use of L runs inside lua_cpcall or balances
      * its pushes, so nothing removes them. None for a one-shot (it has no turns). */
     ona_message args; /* spawn args, replayed on restart */
+    /* When the turn in progress first ran, while it is suspended after a slice (0: it is not):
+     * its budget counts from then (lua_watchdog.h). */
+    uint64_t turn_since_ns;
 } ona__lua;
 
 /* The Lua system whose state (or coroutine) is L: the allocator's user pointer. */

@@ -19,7 +19,9 @@
  *    functions they call): what is left is the author's code. An error value that is not a
  *    string is described (ona__lua_error_text: its __tostring, or its type).
  *  - Each resume runs under the system's turn budget (lua_watchdog.h): a runaway one fails with
- *    the watchdog's `runaway turn` error like any other error.
+ *    the watchdog's `runaway turn` error like any other error. A resume that runs past its slice
+ *    is suspended by the budget's hook (park ONA__PARK_SLICE) and ends like coroutine.yield():
+ *    the turn goes on next frame, and this frame closes without it.
  */
 #include "lua_watchdog.h"
 
@@ -359,6 +361,8 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
     ona__lua_watch_begin(lua, "turn", &watch);
     int status = lua_resume(co, nargs);
     ona__watchdog_end(&watch);
+    /* A turn suspended after its slice keeps its budget's start; any other end starts anew. */
+    lua->turn_since_ns = status == LUA_YIELD && lua->park == ONA__PARK_SLICE ? watch.started_ns : 0;
     if (status == 0) {
         if (lua_gettop(co)) /* the trampoline returns nothing: no lua_settop call a turn */
             lua_settop(co, 0);

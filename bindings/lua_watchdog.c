@@ -12,6 +12,12 @@
  *  - The hook counts every instruction and raises the same error each time until the run ends:
  *    a pcall (or xpcall with a Lua handler) in the runaway code catches it once, and the next
  *    instruction raises it again, so the error reaches the turn and the policy applies.
+ *  - A turn that runs past its budget share (a quarter of the budget, 250 ms by default, then
+ *    10 ms more of its thread's CPU time: watchdog.c) is suspended by another hook (slice_hook),
+ *    set once by the watchdog, and continued in the next frame, so the frame goes on without it;
+ *    from then on it runs 10 ms a frame (ONA__LUA_TURN_SLICE_NS) until it ends or its budget,
+ *    counted from its first run, runs out. Turns shorter than the share are never split. A
+ *    chunk, exit or reload run cannot step aside (nothing could continue it).
  *  - Limit of a LuaJIT built without LUAJIT_ENABLE_CHECKHOOK (Debian's): machine code of a
  *    compiled trace never checks for hooks, so a loop the JIT compiled (`while true do end`) is
  *    not interrupted; the watchdog names it once a second instead. Loops the JIT does not compile
@@ -86,9 +92,29 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
+/* Set once the turn ran past its slice: suspends it at the first instruction of the turn's own
+ * coroutine where a yield is allowed (not inside a nested coroutine, nor a Lua function called
+ * by C, such as a sort comparator, nor between an `ona` function's park and its yield); until
+ * then it fires again at each instruction. LuaJIT lets a count hook yield (lua_yield's "yield
+ * from hook"); the resume continues at the hooked instruction. */
+static void slice_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    ona__lua *lua = ona__lua_of(L);
+    ona__watch_scope *scope = ona__watchdog_current();
+    if (!scope || scope->watch.target != (void *)lua->L || L != lua->co ||
+        lua->park != ONA__PARK_NONE || !lua_isyieldable(L))
+        return;
+    lua->park = ONA__PARK_SLICE;
+    lua_yield(L, 0);
+}
+
 /* The watchdog's thread: see the design note. */
 static void interrupt(void *target) {
     lua_sethook(target, budget_hook, LUA_MASKCOUNT, 1);
+}
+
+static void preempt(void *target) {
+    lua_sethook(target, slice_hook, LUA_MASKCOUNT, 1);
 }
 
 /* The run's own thread, as the run ends. */
@@ -107,5 +133,13 @@ void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *sco
         .disarm = disarm,
         .target = lua->L,
     };
+    uint64_t slice = lua->turn_since_ns ? ONA__LUA_TURN_SLICE_NS
+                                        : ONA_MAX(lua->budget_ns / 4, ONA__LUA_TURN_SLICE_NS);
+    if (strcmp(what, "turn") == 0 && slice < lua->budget_ns) {
+        scope->watch.slice_ns = slice;
+        scope->watch.slice_cpu_ns = lua->turn_since_ns ? 0 : ONA__LUA_TURN_SLICE_NS;
+        scope->watch.preempt = preempt;
+        scope->watch.since_ns = lua->turn_since_ns;
+    }
     ona__watchdog_begin(lua->svc->watchdog, &scope->watch, scope);
 }

@@ -14,4 +14,12 @@
  * the run ends, so a pcall inside the run cannot swallow it. End with ona__watchdog_end. */
 void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *scope);
 
+/* A turn that has run a quarter of its budget in one go (its budget share, at least this long),
+ * and then this long of CPU time (watchdog.c), is asked to step aside, and once it has, after
+ * this long in each later frame: the watchdog sets a count hook that, at the next instruction of
+ * the turn's own coroutine where it can yield, suspends the turn (lua->park = ONA__PARK_SLICE)
+ * to be continued next frame. Its budget keeps counting from the turn's first run
+ * (lua->turn_since_ns). */
+#define ONA__LUA_TURN_SLICE_NS (10ull * 1000000ull)
+
 #endif

@@ -98,6 +98,26 @@ static ona_system_status status_of(ona_runtime *rt, ona_system h) {
     return st.status;
 }
 
+/* Steps until `h` has ended (its runaway turn interrupted under the stop policy), at most 600
+ * frames, and returns the frames stepped: a runaway turn steps aside after each slice and is
+ * continued in the next frame (lua_watchdog.h) until its budget runs out. */
+static int step_until_stopped(ona_runtime *rt, ona_system h) {
+    int frames = 0;
+    for (; frames < 600 && status_of(rt, h) != ONA_SYSTEM_STOPPED; frames++)
+        step(rt, 1);
+    ck_assert_msg(status_of(rt, h) == ONA_SYSTEM_STOPPED, "not stopped after %d frames; log:\n%s",
+                  frames, captured_logs_text());
+    return frames;
+}
+
+/* Steps until the log holds `text` `count` times, at most 600 frames. */
+static void step_until_logged(ona_runtime *rt, const char *text, int count) {
+    for (int i = 0; i < 600 && captured_logs_count(text) < count; i++)
+        step(rt, 1);
+    ck_assert_msg(captured_logs_count(text) >= count, "'%s' %d times; log:\n%s", text,
+                  captured_logs_count(text), captured_logs_text());
+}
+
 /* A spinner (mode "loop" or "pcall", from turn 3, policy stop) beside a system that reports
  * every turn: the spinner fails with the budget's message naming process and the loop's line, it
  * stops, and the other system gets turns in every frame after. */
@@ -108,7 +128,8 @@ static void spin_case(uint32_t threads, const char *mode, const char *at) {
     char pairs[64];
     snprintf(pairs, sizeof pairs, "at=3 mode=%s", mode);
     ona_system spinner = spawn_lua(rt, "spin.lua", "spinner", report, pairs, 0, ONA_POLICY_STOP);
-    step(rt, 8);
+    int frames = step_until_stopped(rt, spinner) + 3;
+    step(rt, 3);
     ck_assert_msg(tag_count("spinning") == 1, "log:\n%s", captured_logs_text());
     ck_assert_msg(captured_logs_contain("spinner: runaway turn: "), "log:\n%s",
                   captured_logs_text());
@@ -119,8 +140,8 @@ static void spin_case(uint32_t threads, const char *mode, const char *at) {
     ck_assert_msg(captured_logs_contain("stack traceback"), "log:\n%s", captured_logs_text());
     ck_assert_int_eq(captured_logs_count("runaway turn"), 1);
     ck_assert_int_eq(status_of(rt, spinner), ONA_SYSTEM_STOPPED);
-    /* alive ran in every frame, the spinning frame 3 included. */
-    alive_through(7);
+    /* alive ran in every frame, those the spinner spun through included. */
+    alive_through(frames - 1);
     ona_runtime_destroy(rt);
 }
 
@@ -141,7 +162,8 @@ START_TEST(test_budget_restart_policy) {
     ona_system report = spawn_collector(rt);
     ona_system spinner =
         spawn_lua(rt, "spin.lua", "spinner", report, "at=2 mode=loop", 0, ONA_POLICY_RESTART);
-    step(rt, 10);
+    step_until_logged(rt, "spinner: runaway turn: ", 2);
+    step(rt, 2);
     ck_assert_msg(tag_count("spinning") >= 2, "log:\n%s", captured_logs_text());
     ck_assert_int_eq((int)tag_value("turn", 0), 1);
     ck_assert_int_eq((int)tag_value("turn", 2), 1);
@@ -159,13 +181,13 @@ START_TEST(test_budget_init_interrupted) {
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "alive.lua", "alive", report, "", 0, 0);
     ona_system h = spawn_lua(rt, "init_spin.lua", "looper", report, "", 0, ONA_POLICY_STOP);
-    step(rt, 3);
+    int frames = step_until_stopped(rt, h);
     ck_assert_msg(captured_logs_contain("looper: runaway turn: "), "log:\n%s",
                   captured_logs_text());
     ck_assert_msg(captured_logs_contain(" ms in init at init_spin.lua:6"), "log:\n%s",
                   captured_logs_text());
     ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_STOPPED);
-    alive_through(2);
+    alive_through(frames - 1);
     ona_runtime_destroy(rt);
 }
 END_TEST
@@ -267,6 +289,8 @@ START_TEST(test_budget_off) {
             ona_system h;
             ck_assert_int_eq(ona_runtime_spawn(rt, &d, &h), 0);
         }
+        if (way == 0)
+            step_until_logged(rt, "slow: runaway turn: ", 1);
         step(rt, 3);
         if (way == 0) {
             ck_assert_msg(captured_logs_contain("slow: runaway turn: "), "log:\n%s",
@@ -294,7 +318,7 @@ START_TEST(test_budget_jit_loop_named) {
     char pairs[32];
     snprintf(pairs, sizeof pairs, "ms=%d", 12 * BUDGET_MS);
     ona_system h = spawn_lua(rt, "jit_spin.lua", "jitter", report, pairs, 0, ONA_POLICY_STOP);
-    step(rt, 3);
+    step_until_stopped(rt, h);
     ck_assert_msg(captured_logs_contain("jitter: runaway turn: "), "log:\n%s",
                   captured_logs_text());
 #if ONA_LUAJIT_CHECKHOOK
@@ -321,7 +345,8 @@ START_TEST(test_budget_jit_forever_interrupted) {
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "alive.lua", "alive", report, "", 0, 0);
     ona_system h = spawn_lua(rt, "jit_forever.lua", "forever", report, "at=3", 0, ONA_POLICY_STOP);
-    step(rt, 8);
+    int frames = step_until_stopped(rt, h) + 2;
+    step(rt, 2);
     ck_assert_msg(tag_count("spinning") == 1, "log:\n%s", captured_logs_text());
     ck_assert_msg(captured_logs_contain("forever: runaway turn: "), "log:\n%s",
                   captured_logs_text());
@@ -330,7 +355,7 @@ START_TEST(test_budget_jit_forever_interrupted) {
     ck_assert_msg(!captured_logs_contain("cannot be interrupted"), "log:\n%s",
                   captured_logs_text());
     ck_assert_int_eq(status_of(rt, h), ONA_SYSTEM_STOPPED);
-    alive_through(7);
+    alive_through(frames - 1);
     ona_runtime_destroy(rt);
 }
 END_TEST

@@ -244,8 +244,7 @@ int ona__actor_send_many(ona__core *core, ona__system *from, uint64_t to, ona_me
     return ONA_EFULL;
 }
 
-int ona__actor_receive(ona__system *sys) {
-    sys->receive_frame = sys->core->frame;
+static int take(ona__system *sys) {
     if (!sys->core->desc.immediate)
         return ona__delivery_take(sys);
     ona_message_release(&sys->inbox);
@@ -256,6 +255,17 @@ int ona__actor_receive(ona__system *sys) {
     if (++sys->pops_unchecked >= sys->pops_per_check)
         wake_senders(sys);
     return 0;
+}
+
+int ona__actor_receive(ona__system *sys) {
+    sys->receive_frame = sys->core->frame;
+    /* A re-run of a failed turn takes what that turn took first (retake.c). */
+    if (ona__retake_take(sys) == 0)
+        return 0;
+    int rc = take(sys);
+    if (rc == 0)
+        ona__retake_keep(sys);
+    return rc;
 }
 
 int ona__actor_kill(ona__core *core, uint64_t handle) {
@@ -347,8 +357,10 @@ static int prepare(ona__system *sys, ona__turn *turn) {
 uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
     ona__core *core = sys->core;
     bool ordered = !core->desc.immediate;
-    if (sys->resume == ONA__RESUME_START)
+    if (sys->resume == ONA__RESUME_START) {
         sys->last_turn_ns = 0;
+        ona__retake_start(sys);
+    }
     if (ordered && sys->stage.gathered != core->frame)
         ona__delivery_gather(sys);
     for (;;) {
@@ -381,6 +393,7 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
         switch (outcome) {
         case ONA__TURN_DONE:
         case ONA__TURN_FAILED:
+            ona__retake_end(sys, outcome == ONA__TURN_FAILED);
             sys->turns++;
             if (sys->last_turn_ns > sys->max_turn_ns)
                 sys->max_turn_ns = sys->last_turn_ns;

@@ -147,6 +147,10 @@ struct ona__system {
     bool wake_dirty;
     uint32_t pops_unchecked; /* messages taken since the parked senders were last looked at */
     uint32_t pops_per_check; /* capacity/2: how many pops between looks (set at spawn) */
+    /* Copies of what this turn took, for a re-run after it fails (retake.c). */
+    ona_message *kept;
+    uint32_t kept_count, kept_cap, kept_next; /* kept_next: the next copy a re-run takes */
+    bool keeping;                             /* the system pauses on failure: it keeps */
 
     /* --- scheduler (core) --- */
     ona__system *next_waiter;

@@ -163,6 +163,16 @@ void ona__core_boundary(ona__core *core);
 /* Whether a failure of `sys` pauses it rather than applying its policy: watching is on and its
  * host can load new code (it has a reload; not a one-shot). Any thread (reads immutable fields). */
 bool ona__core_pauses(const ona__core *core, const ona__system *sys);
+
+/* retake.c: copies of what the running turn took, for its re-run after a failure (its note).
+ * The turn's thread. _start at a new turn; _take hands the next kept copy to `inbox` (0) or
+ * says none is left (ONA_EEMPTY); _keep copies a message just taken into `inbox`; _end as the
+ * turn ends (kept when it failed and the system pauses); _free when the system goes. */
+void ona__retake_start(ona__system *sys);
+int ona__retake_take(ona__system *sys);
+void ona__retake_keep(ona__system *sys);
+void ona__retake_end(ona__system *sys, bool failed);
+void ona__retake_free(ona__system *sys);
 /* Main, between frames, after a successful reload of `sys`: a paused system runs again with its
  * state kept, its next turn a new one (init again if init failed). True when it was paused. */
 bool ona__core_resume(ona__core *core, ona__system *sys);

@@ -86,6 +86,7 @@ int ona__core_init(ona__core *core, const ona__core_desc *desc) {
 static void system_free(ona__system *sys) {
     ona_message_release(&sys->outgoing);
     ona_message_release(&sys->inbox);
+    ona__retake_free(sys);
     ona__stage_free(&sys->stage);
     ona__tally_free(&sys->tally);
     ona__free(sys->after);

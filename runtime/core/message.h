@@ -217,6 +217,9 @@ static inline uint8_t *ona__message_bytes(ona_message *m) {
 /* A copy of `src` into `dst` (initialised here). Strings are shared by reference; a message
  * holding a buffer cannot be copied (ONA_EINVAL, `dst` left empty). message_clone.c. */
 int ona__message_clone(ona_message *src, ona_message *dst);
+/* The same, but a buffer is copied into a new one (its type and bytes), and the copy keeps the
+ * sender: what a failed turn took, kept for its re-run (retake.c). ONA_ENOMEM or ONA_ERANGE. */
+int ona__message_duplicate(ona_message *src, ona_message *dst);
 /* Writes one value read from another message, if it is one every copy writes the same way (nil,
  * boolean, number, string, table begin and end): true when written (the writer records its own
  * errors). Shared strings and buffers are the caller's to handle (false). message_clone.c. */

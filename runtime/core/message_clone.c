@@ -1,11 +1,14 @@
 /*
- * message_clone.c: copying a message that holds no buffers (message.h). Spawn args are kept
- * encoded and cloned for each init and restart; strings in the copy share the original's
- * blocks (a reference each), buffers cannot be copied (they move, never duplicate).
+ * message_clone.c: copying a message (message.h). Spawn args are kept encoded and cloned for
+ * each init and restart; strings in the copy share the original's blocks (a reference each).
+ * Buffers move, never duplicate: a plain clone refuses them; a copy for a re-run
+ * (ona__message_duplicate) gives the copy new buffers holding the same bytes.
  */
 #include "common.h"
 
 #include "message.h"
+
+#include <string.h>
 
 bool ona__message_copy_plain(ona_message_writer *w, const ona_value *v) {
     switch (v->type) {
@@ -32,7 +35,27 @@ bool ona__message_copy_plain(ona_message_writer *w, const ona_value *v) {
     }
 }
 
-int ona__message_clone(ona_message *src, ona_message *dst) {
+/* A new buffer with `b`'s type and bytes, written into w. */
+static void write_buffer_copy(ona_message_writer *w, ona_buffer *b) {
+    ona_buffer *copy = NULL;
+    int rc = b ? ona_buffer_create(ona_buffer_type(b), ona_buffer_elem_size(b), ona_buffer_count(b),
+                                   &copy)
+               : 0;
+    if (rc) {
+        w->error = w->error ? w->error : rc;
+        return;
+    }
+    if (!copy) { /* already moved out of the message: reads as nil */
+        ona_message_write_nil(w);
+        return;
+    }
+    memcpy(ona_buffer_data(copy), ona_buffer_data(b),
+           ona_buffer_count(b) * ona_buffer_elem_size(b));
+    if (ona_message_write_buffer(w, &copy) != 0)
+        ona_buffer_destroy(copy);
+}
+
+static int clone(ona_message *src, ona_message *dst, bool copy_buffers) {
     ona_message_init(dst);
     ona_message_writer w;
     ona_message_writer_begin(&w, dst);
@@ -47,8 +70,15 @@ int ona__message_clone(ona_message *src, ona_message *dst) {
         case ONA_VALUE_ONA_STRING:
             ona_message_write_ona_string(&w, v.as.ona_string);
             break;
-        default:
+        case ONA_VALUE_BUFFER:
+            if (copy_buffers) {
+                write_buffer_copy(&w, v.as.buffer);
+                break;
+            }
             w.error = w.error ? w.error : ONA_EINVAL; /* buffers cannot be copied */
+            break;
+        default:
+            w.error = w.error ? w.error : ONA_EINVAL;
             break;
         }
     }
@@ -57,5 +87,15 @@ int ona__message_clone(ona_message *src, ona_message *dst) {
         rc = end;
     if (rc)
         ona_message_release(dst);
+    else
+        dst->sender = src->sender;
     return rc;
+}
+
+int ona__message_clone(ona_message *src, ona_message *dst) {
+    return clone(src, dst, false);
+}
+
+int ona__message_duplicate(ona_message *src, ona_message *dst) {
+    return clone(src, dst, true);
 }

@@ -38,6 +38,15 @@
  *    progress, <= 100 ms: bench_budget's 20 ms runs once saw 79 ms that way). A fixed
  *    10 ms tick woke the thread ~100 times a second whether turns ran or not, ~0.6% of a core
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
+ *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it, and
+ *    once its thread has used slice_cpu_ns more of CPU time (read through the thread's CPU
+ *    clock, only for runs already late), the watchdog calls `preempt` once (the host suspends
+ *    the turn where it can) and then watches the run for its budget only. The CPU evidence
+ *    keeps a turn that is late only because the machine is busy whole. A run asked to step
+ *    aside is not armed: it ends by the fast path, and its own thread disarms the hook
+ *    (scope->preempted, ordered by the end's CAS).
+ *    Once a slice shorter than the tick was published (a turn continued after stepping aside
+ *    gets 10 ms), the watchdog looks at least that often, so later slices end within two.
  */
 #include "watchdog.h"
 
@@ -63,8 +72,14 @@ typedef struct slot {
     atomic_int state;
     atomic_ullong deadline_ns;
     ona__watch_scope *scope; /* published by the RUNNING store; read by a claimer */
+    /* The owner thread's CPU clock, set by its first begin (before the RUNNING store). */
+    clockid_t cpu_clock;
+    bool has_cpu_clock;
     /* The watchdog's own. */
     uint64_t armed_ns, last_report_ns, report_run;
+    /* The run whose CPU time is being watched past its wall share (its slice deadline names it),
+     * and its thread's CPU clock when the watch began. */
+    uint64_t cpu_run, cpu_mark_ns;
     /* Slots of different threads never share a cache line (ona__calloc does not align to one,
      * so padding rather than _Alignas). */
     char pad[ONA_CACHE_LINE];
@@ -82,6 +97,9 @@ struct ona__watchdog {
     /* The smallest budget published so far (UINT64_MAX: none): the watchdog looks every tenth
      * of it (see the design note). */
     atomic_ullong min_budget_ns;
+    /* The smallest slice published so far (UINT64_MAX: none): the watchdog looks at least that
+     * often, so a turn steps aside within two slices. */
+    atomic_ullong min_slice_ns;
 };
 
 static _Thread_local ona__watch_scope *current;
@@ -100,12 +118,20 @@ ona__watch_scope *ona__watchdog_current(void) {
 
 /* --- The publishing side --------------------------------------------------------------------- */
 
+/* The earliest time the watchdog has something to do for the run: its budget's end, or its
+ * slice's while it was not asked to step aside yet. */
+static uint64_t deadline_of(const ona__watch_scope *scope) {
+    uint64_t deadline = scope->started_ns + scope->watch.budget_ns;
+    if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns < deadline)
+        deadline = scope->slice_deadline_ns;
+    return deadline;
+}
+
 static void publish(ona__watchdog *wd, int index, ona__watch_scope *scope) {
     slot *s = &wd->slots[index];
     s->scope = scope;
     /* relaxed: read only as a hint; the state's release store below orders it. */
-    atomic_store_explicit(&s->deadline_ns, scope->started_ns + scope->watch.budget_ns,
-                          memory_order_relaxed);
+    atomic_store_explicit(&s->deadline_ns, deadline_of(scope), memory_order_relaxed);
     /* release: a claimer that sees RUNNING sees the scope. */
     atomic_store_explicit(&s->state, SLOT_RUNNING, memory_order_release);
 }
@@ -132,6 +158,7 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
     scope->wd = wd;
     scope->slot = -1;
     scope->raised = false;
+    scope->preempted = false;
     scope->message[0] = '\0';
     if (!wd || !watch->budget_ns)
         return;
@@ -139,6 +166,9 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
      * (not written) on nearly every turn, so the line stays shared. */
     if (watch->budget_ns < atomic_load_explicit(&wd->min_budget_ns, memory_order_relaxed))
         atomic_store_explicit(&wd->min_budget_ns, watch->budget_ns, memory_order_relaxed);
+    if (watch->preempt && watch->slice_ns &&
+        watch->slice_ns < atomic_load_explicit(&wd->min_slice_ns, memory_order_relaxed))
+        atomic_store_explicit(&wd->min_slice_ns, watch->slice_ns, memory_order_relaxed);
     int index = ona__runq_thread_index();
     if (index < 0 && ona__core_on_main(wd->core))
         index = 0;
@@ -148,11 +178,16 @@ void ona__watchdog_begin(ona__watchdog *wd, const ona__watch *watch, ona__watch_
         scope->watch = *watch;
     scope->slot = index;
     scope->outer = current;
+    slot *own = &wd->slots[index];
+    if (!own->has_cpu_clock) /* once per thread: read by the watchdog after the RUNNING store */
+        own->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &own->cpu_clock) == 0;
     /* The outer run waits while this one runs (an outer run of another runtime on the same
      * thread has its own slot there and keeps it). */
     if (current && current->wd == wd && current->slot == index)
         unpublish(wd, index, current);
-    scope->started_ns = start_ns(wd);
+    uint64_t now = start_ns(wd);
+    scope->started_ns = scope->watch.since_ns ? scope->watch.since_ns : now;
+    scope->slice_deadline_ns = now + scope->watch.slice_ns;
     publish(wd, index, scope);
     current = scope;
 }
@@ -162,10 +197,15 @@ void ona__watchdog_end(ona__watch_scope *scope) {
         return;
     ona__watchdog *wd = scope->wd;
     unpublish(wd, scope->slot, scope);
+    /* Asked to step aside: its hook is still set (unpublish disarms only an interrupted run). */
+    if (scope->preempted && scope->watch.disarm)
+        scope->watch.disarm(scope->watch.target);
     current = scope->outer;
     if (current && current->wd == wd && current->slot == scope->slot) {
         /* The outer run was paused: the inner one's time is not its own. */
-        current->started_ns += start_ns(wd) - scope->started_ns;
+        uint64_t inner = start_ns(wd) - scope->started_ns;
+        current->started_ns += inner;
+        current->slice_deadline_ns += inner;
         publish(wd, scope->slot, current);
     }
     scope->slot = -1;
@@ -198,6 +238,38 @@ static void stuck_report(const ona__watch_scope *scope, uint64_t now, char *who,
                  scope->watch.what, ms);
 }
 
+/* The CPU time the slot's thread has used, or UINT64_MAX when it cannot be read. */
+static uint64_t thread_cpu_ns(const slot *s) {
+    struct timespec ts;
+    if (!s->has_cpu_clock || clock_gettime(s->cpu_clock, &ts) != 0)
+        return UINT64_MAX;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether a run past its slice deadline (claimed) is to step aside now: once its thread has also
+ * used slice_cpu_ns of CPU since the watchdog first found it late, so that a turn late because
+ * the machine is busy, not because it computes, is never split. Sets the next look in
+ * `*next_look`. */
+static bool slice_due(slot *s, const ona__watch_scope *scope, uint64_t now, uint64_t *next_look) {
+    uint64_t need = scope->watch.slice_cpu_ns;
+    if (!need)
+        return true;
+    uint64_t cpu = thread_cpu_ns(s);
+    if (cpu == UINT64_MAX)
+        return true; /* no CPU clock: wall time alone */
+    if (s->cpu_run != scope->slice_deadline_ns) {
+        s->cpu_run = scope->slice_deadline_ns;
+        s->cpu_mark_ns = cpu;
+        *next_look = now + need;
+        return false;
+    }
+    uint64_t used = cpu - s->cpu_mark_ns;
+    if (used >= need)
+        return true;
+    *next_look = now + (need - used);
+    return false;
+}
+
 /* Looks at one slot (under `lock`). Fills who/text when a report is due. */
 static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *text, size_t size) {
     /* acquire: pairs with the owner's release of RUNNING (the deadline is a hint anyway). */
@@ -222,7 +294,21 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     bool report = false;
     int next = SLOT_RUNNING;
     /* Not `now - started`: a run begun during this scan may have started after `now`. */
-    if (scope->started_ns + scope->watch.budget_ns <= now) {
+    if (scope->started_ns + scope->watch.budget_ns > now) {
+        uint64_t next_look = 0;
+        if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns <= now) {
+            if (slice_due(s, scope, now, &next_look)) {
+                /* Asked once to step aside; watched for its budget from now on. */
+                scope->watch.preempt(scope->watch.target);
+                scope->preempted = true;
+            }
+            uint64_t deadline = deadline_of(scope);
+            if (next_look && next_look < deadline)
+                deadline = next_look;
+            /* relaxed: a hint, as in publish; the release store below orders it. */
+            atomic_store_explicit(&s->deadline_ns, deadline, memory_order_relaxed);
+        }
+    } else {
         if (scope->watch.interrupt) {
             scope->watch.interrupt(scope->watch.target);
             s->armed_ns = now;
@@ -252,7 +338,9 @@ static uint64_t tick_ns(ona__watchdog *wd) {
     uint64_t min_budget = atomic_load_explicit(&wd->min_budget_ns, memory_order_relaxed);
     if (min_budget == UINT64_MAX)
         return TICK_FIRST_NS;
-    return ONA_MAX(ONA_MIN(min_budget / 10, TICK_MAX_NS), TICK_MIN_NS);
+    uint64_t tick = ONA_MIN(min_budget / 10, TICK_MAX_NS);
+    tick = ONA_MIN(tick, atomic_load_explicit(&wd->min_slice_ns, memory_order_relaxed));
+    return ONA_MAX(tick, TICK_MIN_NS);
 }
 
 static void watchdog_main(void *arg) {
@@ -290,6 +378,7 @@ int ona__watchdog_start(ona__core *core, ona__watchdog **out) {
         return ONA_ENOMEM;
     wd->core = core;
     atomic_init(&wd->min_budget_ns, UINT64_MAX);
+    atomic_init(&wd->min_slice_ns, UINT64_MAX);
     struct timespec res;
     if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
         wd->coarse_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;

@@ -6,7 +6,8 @@
  * watchdog thread ("ona-watchdog") looks at the slots every few milliseconds; a run past its
  * budget is interrupted through its `interrupt` callback (the Lua host sets a hook that raises
  * the budget error), or, when it cannot be interrupted (native code, a JIT-compiled loop), named
- * in the log once a second until it ends.
+ * in the log once a second until it ends. A turn past its slice is asked to step aside through
+ * `preempt`, so the frame goes on without it.
  */
 #ifndef ONA_WATCHDOG_H
 #define ONA_WATCHDOG_H
@@ -27,6 +28,17 @@ typedef struct ona__watch {
     void (*interrupt)(void *target);
     void (*disarm)(void *target);
     void *target;
+    /* A turn may be asked to step aside once it has run `slice_ns` (0: never) in one go: the
+     * watchdog thread calls `preempt` once (the Lua host sets a hook that suspends the turn
+     * where it can, to be continued next frame); the run's thread calls `disarm` when it ends. */
+    uint64_t slice_ns;
+    /* CPU time the run's thread must use past the slice before it is asked (0: none), so a run
+     * late only because the machine is busy is left whole. */
+    uint64_t slice_cpu_ns;
+    void (*preempt)(void *target);
+    /* 0, or when the run's first part began (a turn continued after a slice): the budget counts
+     * from then. */
+    uint64_t since_ns;
 } ona__watch;
 
 /* One published run, on the publisher's stack. A run begun while another runs on the same thread
@@ -36,7 +48,11 @@ typedef struct ona__watch_scope {
     ona__watchdog *wd;
     int slot; /* -1: nothing published */
     ona__watch watch;
-    uint64_t started_ns;
+    uint64_t started_ns;        /* the budget counts from here (since_ns when set) */
+    uint64_t slice_deadline_ns; /* past it the run is asked to step aside (slice_ns) */
+    /* Written by the watchdog while the slot is claimed; the run's thread reads it once the run
+     * ended (the end's CAS or lock orders it): the run was asked to step aside. */
+    bool preempted;
     struct ona__watch_scope *outer;
     /* Owned by the publishing thread: set by the interrupt's raiser so every later interrupt of
      * the same run says the same thing. */
