@@ -184,10 +184,11 @@ static void open_std_libs(lua_State *L) {
     lua_pop(L, 1);
 }
 
-/* Runs under lua_cpcall: opens the libraries and the `ona` module, runs the prelude (which
- * returns the turn trampoline and the reload function, kept in the registry), loads and runs the
- * script chunk, and keeps what it returned. */
-static int open_state(lua_State *L) {
+/* Runs under lua_cpcall: opens the libraries and the `ona` module and runs the prelude (which
+ * returns the turn trampoline and the reload function, kept in the registry). Nothing here is the
+ * system's own (its name, cap, seed, args or script): a state built so far is the same for every
+ * spawn of the runtime, which is what lets it be built ahead (lua_pool.c). */
+static int open_base(lua_State *L) {
     ona__lua *lua = lua_touserdata(L, 1);
     ona__services *svc = lua->svc;
     lua_settop(L, 0);
@@ -229,10 +230,20 @@ static int open_state(lua_State *L) {
     lua_newtable(L);
     lua->events_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
-    /* Per spawn, never before: the prelude has taken what it keeps (lua_sandbox.c). */
+    lua_gc(L, LUA_GCRESTART, 0);
+    return 0;
+}
+
+/* Runs under lua_cpcall on a state open_base built: what is the system's own. Strips a
+ * sandboxed state, then loads and runs the script chunk with the spawn args and keeps what it
+ * returned. */
+static int open_script(lua_State *L) {
+    ona__lua *lua = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    /* Per spawn, never in a state built ahead: the prelude has taken what it keeps
+     * (lua_sandbox.c). */
     if (lua->sandboxed)
         ona__lua_sandbox(L);
-    lua_gc(L, LUA_GCRESTART, 0);
     /* Both name the chunk "@path", so errors read path:line: message. */
     if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
                        : luaL_loadfile(L, lua->script_path))
@@ -259,7 +270,8 @@ static int open_state(lua_State *L) {
  * only a real out-of-memory of the process gets here. */
 static int on_panic(lua_State *L) {
     ona__lua *lua = ona__lua_of(L);
-    ona_log(ONA_LOG_ERROR, lua ? lua->sys->name : "lua", "unprotected Lua error, aborting: %s",
+    ona_log(ONA_LOG_ERROR, lua && lua->sys ? lua->sys->name : "lua",
+            "unprotected Lua error, aborting: %s",
             lua_tostring(L, -1) ? lua_tostring(L, -1) : "(not a string)");
     return 0;
 }
@@ -296,11 +308,26 @@ static void error_value_text(ona__lua *lua, char *buf, size_t size) {
     lua_setfield(L, LUA_REGISTRYINDEX, "ona.error_value");
 }
 
-int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
+void ona__lua_init(ona__lua *lua, ona__services *svc) {
+    lua->svc = svc;
+    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
+    ona_message_init(&lua->args);
+}
+
+/* A failed lua_cpcall of the load (rc): the reason into err, the state closed. */
+static int load_failed(ona__lua *lua, int rc, char *err, size_t errsize) {
+    error_value_text(lua, err, errsize);
+    int code = rc == LUA_ERRMEM ? ONA_ENOMEM : ONA_ESCRIPT;
+    if (rc == LUA_ERRMEM && lua->mem_exceeded)
+        snprintf(err, errsize, "%s: exceeded its memory cap of %zu bytes while loading",
+                 lua->script_path ? lua->script_path : "a Lua state", lua->mem_cap);
+    ona__lua_closestate(lua);
+    return code;
+}
+
+int ona__lua_build(ona__lua *lua, char *err, size_t errsize) {
     lua->mem_used = lua->mem_peak = 0;
     lua->mem_exceeded = false;
-    if (lua->mem_cap == ONA_MEMORY_UNCAPPED)
-        lua->mem_cap = 0; /* "no cap" inside the host, as stats and ona.memory() report it */
     lua_State *L = ona__lua_newstate(lua);
     if (!L) {
         snprintf(err, errsize, "could not create a Lua state%s",
@@ -311,20 +338,31 @@ int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
     lua->L = L;
     lua->co = NULL;
     lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
+    int rc = lua_cpcall(L, open_base, lua);
+    return rc ? load_failed(lua, rc, err, errsize) : 0;
+}
+
+int ona__lua_load(ona__lua *lua, char *err, size_t errsize) {
+    if (lua->mem_cap == ONA_MEMORY_UNCAPPED)
+        lua->mem_cap = 0; /* "no cap" inside the host, as stats and ona.memory() report it */
+    /* A state built ahead was built uncapped: one whose build went past this system's cap is
+     * built again under it, to fail as it would have. Its counts are the same as a fresh
+     * state's (the build is the same), so ona.memory() and the cap see no difference. */
+    if (lua->L && lua->mem_cap && lua->mem_peak > lua->mem_cap)
+        ona__lua_closestate(lua);
+    if (!lua->L) {
+        int rc = ona__lua_build(lua, err, errsize);
+        if (rc)
+            return rc;
+    }
     lua->sys->one_shot = false;
     ona__watch_scope watch; /* the chunk (main.lua's included) runs under the budget */
     ona__lua_watch_begin(lua, "chunk", &watch);
-    int rc = lua_cpcall(L, open_state, lua);
+    int rc = lua_cpcall(lua->L, open_script, lua);
     ona__watchdog_end(&watch);
-    if (rc) {
-        error_value_text(lua, err, errsize);
-        int code = rc == LUA_ERRMEM ? ONA_ENOMEM : ONA_ESCRIPT;
-        if (rc == LUA_ERRMEM && lua->mem_exceeded)
-            snprintf(err, errsize, "%s: exceeded its memory cap of %zu bytes while loading",
-                     lua->script_path, lua->mem_cap);
-        ona__lua_closestate(lua);
-        return code;
-    }
+    if (rc)
+        return load_failed(lua, rc, err, errsize);
+    lua_State *L = lua->L;
     lua_settop(L, 0);
     if (!lua->sys->one_shot) {
         /* The turn's values (lua_host.h). An empty main stack has LUA_MINSTACK (20) free
@@ -426,7 +464,6 @@ static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
 }
 
 int ona__lua_prepare(ona__core *core, void **state) {
-    (void)core;
     ona__lua_runtime *host = ona__calloc(1, sizeof *host);
     *state = host;
     lua_State *L = host ? luaL_newstate() : NULL;
@@ -448,13 +485,22 @@ int ona__lua_prepare(ona__core *core, void **state) {
     lua_close(L);
     host->prelude_bc = bc.data;
     host->prelude_bc_size = bc.size;
+    ona__lua_prebuilt_init(host);
+    ona__lua_prebuilt_fill(core);
     return 0;
+}
+
+void ona__lua_between_frames(ona__core *core, void *state) {
+    (void)state;
+    ona__lua_prebuilt_fill(core);
 }
 
 void ona__lua_release(ona__core *core, void *state) {
     (void)core;
     ona__lua_runtime *host = state;
-    if (host)
+    if (host) {
+        ona__lua_prebuilt_release(host);
         ona__free(host->prelude_bc);
+    }
     ona__free(host);
 }

@@ -73,12 +73,33 @@ lua_State *ona__lua_newstate(ona__lua *lua);
 /* lua_alloc.c: closes lua->L (set to NULL) and gives back its pool. */
 void ona__lua_closestate(ona__lua *lua);
 
+/* How many Lua states the runtime keeps built ahead for its spawns (lua_pool.c). */
+enum { ONA__LUA_PREBUILT = 8 };
+
 /* The Lua host's per-runtime state (ona__core.host_state[ONA__HOST_SCRIPT], made by its
- * prepare, lua_host.c): the prelude compiled to bytecode once for the runtime's spawns. */
+ * prepare, lua_host.c): the prelude compiled to bytecode once for the runtime's spawns, and the
+ * states built ahead (lua_pool.c; `ready` under `ready_lock`). */
 typedef struct ona__lua_runtime {
     char *prelude_bc; /* NULL: spawns load the prelude's source */
     size_t prelude_bc_size;
+    uv_mutex_t ready_lock;
+    bool ready_lock_made;
+    uint32_t ready_count;
+    struct ona__lua *ready[ONA__LUA_PREBUILT];
 } ona__lua_runtime;
+
+/* lua_pool.c. Main, at prepare: the lock (without it no state is built ahead). */
+void ona__lua_prebuilt_init(ona__lua_runtime *host);
+/* Main, at prepare and between frames (no turn running): builds states until
+ * ONA__LUA_PREBUILT are ready, while the allocator hook is libc's. How many it built. */
+uint32_t ona__lua_prebuilt_fill(ona__core *core);
+/* Any thread: a ready ona__lua (lua_init'ed, its state built by ona__lua_build) now the
+ * caller's, or NULL when none is ready or the allocator hook is not libc's. */
+ona__lua *ona__lua_prebuilt_take(ona__services *svc);
+/* Any thread: how many are ready. */
+uint32_t ona__lua_prebuilt_count(ona__core *core);
+/* Main, at release: frees the ready states and the lock. */
+void ona__lua_prebuilt_release(ona__lua_runtime *host);
 
 /* lua_spawn.c: the Lua host's table (its spawn takes an ona_spawn_desc), and spawning. */
 extern const ona__host ona__lua_host;
@@ -93,7 +114,16 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined
  * runtime's spawns (never fails the runtime: without it spawns load the source), frees it. */
 int ona__lua_prepare(ona__core *core, void **state);
 void ona__lua_release(ona__core *core, void *state);
-/* Makes the state and runs the chunk; on error `err` has the reason and no state is left. */
+/* The host's between_frames: tops up the states built ahead (ona__lua_prebuilt_fill). */
+void ona__lua_between_frames(ona__core *core, void *state);
+/* A zeroed ona__lua's first fields: the runtime's services, no refs, no args. */
+void ona__lua_init(ona__lua *lua, ona__services *svc);
+/* Makes lua->L with what every system's state has (the standard libraries, the `ona` module,
+ * the prelude) and nothing of a system's own; its bytes are counted against lua->mem_cap. On
+ * error `err` has the reason and no state is left. Main or the spawning thread. */
+int ona__lua_build(ona__lua *lua, char *err, size_t errsize);
+/* Runs the script's chunk in lua->L, built first unless it was built ahead (a state from
+ * ona__lua_prebuilt_take); on error `err` has the reason and no state is left. */
 int ona__lua_load(ona__lua *lua, char *err, size_t errsize);
 /* Closes the state (running the script's exit first when asked). */
 void ona__lua_close(ona__lua *lua, bool run_exit);

@@ -61,6 +61,7 @@ const ona__host ona__lua_host = {
     .check = ona__lua_check,
     .destroy = host_destroy,
     .memory = host_memory,
+    .between_frames = ona__lua_between_frames,
 };
 
 /* --- Spawning -------------------------------------------------------------------------------- */
@@ -118,10 +119,15 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined
     }
     ona__lua *lua = NULL;
     if (rc == 0) {
-        lua = ona__calloc(1, sizeof *lua);
-        lua->script_path = lua ? ona__malloc(strlen(path) + 1) : NULL;
+        /* A state built ahead when one is ready (lua_pool.c), else one built by the load. */
+        lua = ona__lua_prebuilt_take(svc);
+        if (!lua && (lua = ona__calloc(1, sizeof *lua)) != NULL)
+            ona__lua_init(lua, svc);
+        if (lua)
+            lua->script_path = ona__malloc(strlen(path) + 1);
         if (!lua || !lua->script_path) {
-            ona__free(lua);
+            if (lua)
+                ona__lua_free(lua);
             lua = NULL;
             snprintf(err, errsize, "%s", ona_strerror(ONA_ENOMEM));
             rc = ONA_ENOMEM;
@@ -135,13 +141,10 @@ int ona__lua_spawn(ona__services *svc, const ona_spawn_desc *desc, bool confined
         return rc;
     }
     strcpy(lua->script_path, path);
-    lua->svc = svc;
     lua->sandboxed = sandboxed;
-    lua->co_ref = lua->module_ref = lua->state_ref = lua->events_ref = lua->turn_ref = LUA_NOREF;
     lua->mem_cap = desc->memory_cap ? desc->memory_cap : svc->memory_cap;
     uint32_t budget_ms = desc->budget_ms ? desc->budget_ms : svc->turn_budget_ms;
     lua->budget_ns = budget_ms == ONA_BUDGET_OFF ? 0 : budget_ms * 1000000ull;
-    ona_message_init(&lua->args);
     if (args) {
         lua->args = *args;
         ona_message_init(args);

@@ -359,6 +359,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__core_boundary(core);
     ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
     ona__runtime_apply_reloads(rt);
+    ona__core_hosts_between_frames(core);
     bool closed = false;
     ona__video_begin_frame(&rt->services.video, &closed, replay, replay_count);
     if (closed)

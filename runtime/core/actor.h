@@ -94,6 +94,9 @@ typedef struct ona__host {
     void (*destroy)(ona__system *sys, bool run_exit);
     /* Any time the system does not run: memory in use, its peak, its cap (0 = none). */
     void (*memory)(const ona__system *sys, size_t *used, size_t *peak, size_t *cap);
+    /* Main, between frames, after the boundary: the host's own upkeep on its per-runtime state
+     * (the Lua host builds states ahead for the next spawns). NULL when it has none. */
+    void (*between_frames)(ona__core *core, void *state);
 } ona__host;
 
 /* The core's host slots (ona__core.hosts): the script host (Lua), the C systems' host. */

@@ -147,6 +147,8 @@ void ona__core_leave(ona__system *previous);
 /* Main, at create, after ona__core_init: registers `host` in `slot` and runs its prepare (its
  * error, or 0). */
 int ona__core_add_host(ona__core *core, int slot, const ona__host *host);
+/* Main, between frames: each host's between_frames (actor.h). */
+void ona__core_hosts_between_frames(ona__core *core);
 /* Main, at destroy, after ona__core_free: releases every registered host's state. */
 void ona__core_release_hosts(ona__core *core);
 /* Any thread. Creates a system and registers it: it has a handle and can be messaged at once,

@@ -45,6 +45,7 @@ int ona__stage_init(ona__stage *st, uint32_t capacity) {
     atomic_init(&st->outside_seq, 0);
     atomic_init(&st->refused, 0);
     atomic_init(&st->held_bytes, 0);
+    atomic_init(&st->sent_frame, 0);
     if (uv_mutex_init(&st->lock))
         return ONA_ENOMEM;
     st->live = true;
@@ -188,6 +189,8 @@ int ona__delivery_notice(ona__core *core, ona__system *target, ona_message *m) {
         .frame = core->frame,
         .seq = atomic_fetch_add_explicit(&target->stage.outside_seq, 1, memory_order_relaxed),
     };
+    /* relaxed: main between frames; the next frame's start publishes it (see mailbox_quiet). */
+    atomic_store_explicit(&target->stage.sent_frame, core->frame, memory_order_relaxed);
     return push(target, m, &stamp);
 }
 
@@ -212,6 +215,8 @@ int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, 
             atomic_fetch_add_explicit(&target->stage.refused, 1, memory_order_relaxed);
             return ONA_EFULL;
         }
+        if (*n == 0) /* relaxed: see mailbox_quiet */
+            atomic_store_explicit(&target->stage.sent_frame, core->frame, memory_order_relaxed);
         stamp.order = from->spawn_order + 1;
         stamp.seq = from->tally.seq;
         stamp.place = from->order_index == ONA__ORDER_NONE ? 0 : from->order_index + 1;
@@ -232,6 +237,7 @@ int ona__delivery_send(ona__core *core, ona__system *from, ona__system *target, 
         return ONA_EFULL;
     }
     stamp.seq = atomic_fetch_add_explicit(&target->stage.outside_seq, 1, memory_order_relaxed);
+    atomic_store_explicit(&target->stage.sent_frame, core->frame, memory_order_relaxed);
     int rc = push(target, m, &stamp);
     if (rc) {
         atomic_fetch_sub_explicit(&target->stage.outside, 1, memory_order_relaxed);
@@ -256,6 +262,16 @@ static int compare_staged(const void *a, const void *b) {
     return compare(&((const ona__staged *)a)->stamp, &((const ona__staged *)b)->stamp);
 }
 
+/* True when the mailbox is known to be empty (the stage's note on sent_frame). A send is marked
+ * before its push, and every send this turn may see happened before it starts (an earlier frame,
+ * or a predecessor that finished), so a mark it misses is a send of this frame by a system it is
+ * not after: held for the next turn anyway, and that gather looks (its frame is not < empty_at).
+ * Main at the boundary sees every mark of the frame. */
+static bool mailbox_quiet(const ona__stage *st) {
+    /* relaxed: ordered by the frame's synchronisation and the order's waits, as above. */
+    return atomic_load_explicit(&st->sent_frame, memory_order_relaxed) < st->empty_at;
+}
+
 void ona__delivery_gather(ona__system *sys) {
     ona__stage *st = &sys->stage;
     uint64_t frame = sys->core->frame;
@@ -267,11 +283,21 @@ void ona__delivery_gather(ona__system *sys) {
     }
     /* The mailbox first, then the overflow: a message left behind for want of memory is taken at
      * the next gather, still in its place in the order (the stage sorts). */
-    while (!ona__mailbox_is_empty(sys->mailbox) && reserve(&st->items, &st->cap, st->count + 1)) {
-        ona__staged *e = &st->items[st->count];
-        if (ona__mailbox_pop_stamped(sys->mailbox, &e->msg, &e->stamp) != 0)
-            break;
-        st->count++;
+    if (mailbox_quiet(st)) {
+        st->empty_at = frame;
+    } else {
+        for (;;) {
+            if (ona__mailbox_is_empty(sys->mailbox)) {
+                st->empty_at = frame;
+                break;
+            }
+            if (!reserve(&st->items, &st->cap, st->count + 1))
+                break;
+            ona__staged *e = &st->items[st->count];
+            if (ona__mailbox_pop_stamped(sys->mailbox, &e->msg, &e->stamp) != 0)
+                break;
+            st->count++;
+        }
     }
     /* acquire: pairs with the release in push (a hint; the lock orders the entries). */
     if (atomic_load_explicit(&st->over_n, memory_order_acquire)) {
@@ -333,13 +359,13 @@ int ona__delivery_take(ona__system *sys) {
 uint32_t ona__delivery_backlog(ona__system *sys) {
     ona__stage *st = &sys->stage;
     /* relaxed: a count, exact between frames (the frame's end ordered every send). */
-    return st->count - st->head + ona__mailbox_size(sys->mailbox) +
+    return st->count - st->head + (mailbox_quiet(st) ? 0 : ona__mailbox_size(sys->mailbox)) +
            atomic_load_explicit(&st->over_n, memory_order_relaxed);
 }
 
 uint32_t ona__delivery_backlog_before(ona__system *sys, uint64_t frame) {
     ona__stage *st = &sys->stage;
-    uint32_t n = ona__mailbox_count_before(sys->mailbox, frame);
+    uint32_t n = mailbox_quiet(st) ? 0 : ona__mailbox_count_before(sys->mailbox, frame);
     for (uint32_t i = st->head; i < st->count; i++)
         n += st->items[i].stamp.frame < frame;
     /* relaxed: a hint; the lock orders the entries. */

@@ -52,6 +52,12 @@ typedef struct ona__stage {
     bool hold;
     size_t hold_bound;
     atomic_size_t held_bytes;
+    /* Whether the mailbox can hold anything, without reading its lines: `sent_frame` is the
+     * last frame in which anyone sent to it (a system's first send to it in a frame, every send
+     * from C), `empty_at` the last frame whose gather found it empty (the receiver's). While
+     * sent_frame < empty_at it is empty: an idle system's gather and boundary skip it. */
+    atomic_ullong sent_frame;
+    uint64_t empty_at;
     bool live; /* initialised and not yet freed */
 } ona__stage;
 

@@ -237,6 +237,12 @@ int ona__core_add_host(ona__core *core, int slot, const ona__host *host) {
     return host->prepare ? host->prepare(core, &core->host_state[slot]) : 0;
 }
 
+void ona__core_hosts_between_frames(ona__core *core) {
+    for (int i = 0; i < ONA__HOST_SLOTS; i++)
+        if (core->hosts[i] && core->hosts[i]->between_frames)
+            core->hosts[i]->between_frames(core, core->host_state[i]);
+}
+
 void ona__core_release_hosts(ona__core *core) {
     for (int i = 0; i < ONA__HOST_SLOTS; i++) {
         if (core->hosts[i] && core->hosts[i]->release)
