@@ -309,7 +309,7 @@ START_TEST(test_failed_turn_runs_again_with_its_messages) {
     ck_assert_msg(captured_logs_contain("handler.lua:7: cannot handle three"), "%s",
                   captured_logs_text());
     ona_runtime_step(rt, 1.0 / 60);
-    ck_assert_int_eq(stats_of(rt, "handler").status, ONA_SYSTEM_PAUSED);
+    ck_assert_int_eq(named_stats(rt, "handler").status, ONA_SYSTEM_PAUSED);
     for (int i = 6; i <= 7; i++)
         send_numbered(rt, handler, i);
     for (int i = 0; i < 5; i++)
@@ -323,7 +323,7 @@ START_TEST(test_failed_turn_runs_again_with_its_messages) {
     for (int i = 0; i < 5; i++)
         ona_runtime_step(rt, 1.0 / 60);
     ck_assert_int_eq(count_tagged("seen"), 1); /* once: nothing is taken twice after the re-run */
-    ck_assert_uint_eq(stats_of(rt, "handler").errors, 1);
+    ck_assert_uint_eq(named_stats(rt, "handler").errors, 1);
     ona_runtime_destroy(rt);
 }
 END_TEST
