@@ -239,6 +239,8 @@ int ona__actor_receive(ona__system *sys) {
     if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
         return ONA_EEMPTY;
     sys->messages_in++;
+    if (sys->recent)
+        ona__recent_record(sys->recent, sys->core->frame, &sys->inbox);
     /* Parked senders are looked at every capacity/2 pops, and at the turn's end (file note). */
     if (++sys->pops_unchecked >= sys->pops_per_check)
         wake_senders(sys);
@@ -257,6 +259,7 @@ int ona__actor_kill(ona__core *core, uint64_t handle) {
 void ona__actor_fail(ona__system *sys, const char *what) {
     sys->failed = true;
     sys->errors++;
+    snprintf(sys->last_error, sizeof sys->last_error, "%.*s", (int)strcspn(what, "\n"), what);
     ona_log(ONA_LOG_ERROR, sys->name, "%s", what);
 }
 

@@ -6,7 +6,7 @@
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
  *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
- *       [key=value ...]
+ *       [--inspect [IP:PORT]] [--inspect-token TOKEN] [--inspect-any] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
@@ -161,6 +161,9 @@ int main(int argc, char **argv) {
         .record_game = o.target,
         .record_args = pairs,
         .replay_path = o.replay,
+        .inspect = o.inspect,
+        .inspect_token = o.inspect_token,
+        .inspect_any = o.inspect_any,
         /* A run of a set number of frames is a recording: the fixed step, as headless. */
         .fixed_step_default = o.frames > 0,
         .game_id = game_id,
@@ -185,6 +188,11 @@ int main(int argc, char **argv) {
     if (rc) {
         fprintf(stderr, "ona: cannot create the runtime: %s\n", ona_strerror(rc));
         return 1;
+    }
+    char inspect_url[256];
+    if (ona_runtime_inspect_url(rt, inspect_url, sizeof inspect_url) == 0) {
+        fprintf(stderr, "ona: inspector at %s\n", inspect_url);
+        fflush(stderr);
     }
     ona_message args;
     ona_message_init(&args);
