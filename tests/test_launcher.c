@@ -659,6 +659,43 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
 }
 END_TEST
 
+/* --inspect prints the inspector's whole address, in either spelling; a non-loopback address
+ * without --inspect-any and a bad token are refused before the game runs. */
+START_TEST(test_launcher_inspect_prints_the_address_and_refuses_others) {
+    tmp_make();
+    const char *game = make_counting_game();
+    result r = run_ona((const char *[]){game, "--headless", "--no-audio", "--inspect",
+                                        "127.0.0.1:0", "--inspect-token", "launcher-token", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "ona: inspector at http://127.0.0.1:");
+    ASSERT_HAS(r.err, "/?token=launcher-token\n");
+    ASSERT_HAS(r.err, "args 0 sum 0"); /* the address was not taken for the game */
+    result_free(&r);
+
+    r = run_ona((const char *[]){"--inspect=127.0.0.1:0", game, "--headless", "--no-audio", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "ona: inspector at http://127.0.0.1:");
+    const char *token = strstr(r.err, "/?token=");
+    ck_assert_ptr_nonnull(token);
+    ck_assert_int_eq((int)strspn(token + 8, "0123456789abcdef"), 32); /* random, 128 bits */
+    result_free(&r);
+
+    r = run_ona((const char *[]){game, "--headless", "--inspect", "10.9.8.7:4000", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "10.9.8.7 is not a loopback address");
+    ASSERT_HAS(r.err, "--inspect-any");
+    ck_assert_msg(!strstr(r.err, "args "), "the game ran:\n%s", r.err);
+    result_free(&r);
+
+    r = run_ona((const char *[]){game, "--headless", "--inspect", "127.0.0.1:0", "--inspect-token",
+                                 "bad token", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "token must be");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("launcher");
     TCase *about = tcase_create("about");
@@ -681,6 +718,7 @@ int main(void) {
     tcase_add_test(tc, test_launcher_screenshot_write_failure_fails_the_run);
     tcase_add_test(tc, test_launcher_screenshot_game_quit_first);
     tcase_add_test(tc, test_launcher_replay_is_identical_and_names_a_divergence);
+    tcase_add_test(tc, test_launcher_inspect_prints_the_address_and_refuses_others);
     suite_add_tcase(s, tc);
     /* 14,100 spawns: about a minute under TSan. */
     TCase *many = tcase_create("many");

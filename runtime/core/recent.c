@@ -35,7 +35,24 @@ static void put(text_out *t, const char *s, size_t n) {
     t->out[t->len] = '\0';
 }
 
-static void put_string(text_out *t, const char *bytes, size_t size) {
+/* A key that is a Lua identifier is written bare, as in a table constructor. */
+static bool identifier(const char *bytes, size_t size) {
+    if (size == 0 || size > 24 || (bytes[0] >= '0' && bytes[0] <= '9'))
+        return false;
+    for (size_t i = 0; i < size; i++) {
+        char c = bytes[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return false;
+    }
+    return true;
+}
+
+static void put_string(text_out *t, const char *bytes, size_t size, bool key) {
+    if (key && identifier(bytes, size)) {
+        put(t, bytes, size);
+        return;
+    }
     char quoted[40];
     size_t n = 0;
     quoted[n++] = '"';
@@ -92,10 +109,11 @@ size_t ona__message_describe(ona_message *m, char *out, size_t size) {
             put(&t, num, (size_t)snprintf(num, sizeof num, "%.14g", v.as.number));
             break;
         case ONA_VALUE_STRING:
-            put_string(&t, v.as.string.bytes, v.as.string.size);
+            put_string(&t, v.as.string.bytes, v.as.string.size, is_key);
             break;
         case ONA_VALUE_ONA_STRING:
-            put_string(&t, ona_string_data(v.as.ona_string), ona_string_length(v.as.ona_string));
+            put_string(&t, ona_string_data(v.as.ona_string), ona_string_length(v.as.ona_string),
+                       is_key);
             break;
         case ONA_VALUE_BUFFER:
             put(&t, num,
