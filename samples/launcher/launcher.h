@@ -46,6 +46,13 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o);
 /* The inspector's address when --inspect names none. */
 #define ONA__LAUNCHER_INSPECT_DEFAULT "127.0.0.1:9330"
 
+/* --- The console (console.c) -------------------------------------------------------------------
+ */
+
+/* `ona console [IP:PORT | URL] [--token TOKEN]` with the arguments after "console": a REPL into
+ * a running game's inspector. Returns the exit status. */
+int ona__launcher_console(int argc, char **argv);
+
 /* --- Statistics (report.c) ---------------------------------------------------------------------
  */
 

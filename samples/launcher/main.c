@@ -10,6 +10,7 @@
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
+ *   ona console [IP:PORT | URL] [--token TOKEN]   (a REPL into a game run with --inspect)
  *
  * It is also the reference embedder: everything it does goes through ona/ona.h.
  *
@@ -69,6 +70,8 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
 /* --- main ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "console") == 0)
+        return ona__launcher_console(argc - 2, argv + 2);
     ona__launcher_options o;
     int status = ona__launcher_parse_args(argc, argv, &o);
     if (status >= 0)

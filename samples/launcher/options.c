@@ -22,6 +22,7 @@
 static void usage(FILE *to) {
     fprintf(to, "usage: ona <game-folder | main.lua> [options] [key=value ...]\n"
                 "       ona --version\n"
+                "       ona console [IP:PORT | URL] [--token TOKEN]\n"
                 "\n"
                 "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
                 "  --headless         render offscreen, no window (automatic without a display)\n"
