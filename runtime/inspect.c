@@ -309,6 +309,7 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
 
 typedef struct stream_client {
     uint64_t sent_seq;
+    bool counted; /* established, so counted in `clients` */
 } stream_client;
 
 static int stream_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
@@ -327,12 +328,16 @@ static int stream_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
     }
     case LWS_CALLBACK_ESTABLISHED:
         c->sent_seq = 0;
+        c->counted = true;
         in->clients++;
         if (in->tick)
             lws_callback_on_writable(wsi);
         return 0;
     case LWS_CALLBACK_CLOSED:
-        in->clients--;
+        if (c && c->counted)
+            in->clients--;
+        if (c)
+            c->counted = false;
         return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE: {
         if (!in->tick || c->sent_seq == in->tick_seq)

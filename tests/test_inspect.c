@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TOKEN "test-token-1234"
@@ -531,6 +532,70 @@ START_TEST(test_inspect_is_off_unless_asked) {
 }
 END_TEST
 
+#ifdef ONA_CHROMIUM_PATH
+/* --- The page in a real browser -------------------------------------------------------------- */
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+/* Loads the page in headless Chromium against this runtime while main steps frames; the DOM
+ * after the page's scripts ran goes to `dom`, a screenshot to `shot`. */
+static void browse(const char *url, const char *dom, const char *shot) {
+    char shot_arg[300];
+    snprintf(shot_arg, sizeof shot_arg, "--screenshot=%s", shot);
+    for (int pass = 0; pass < 2; pass++) {
+        int out = open(pass ? "/dev/null" : dom, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ck_assert_int_ge(out, 0);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+        char *argv[] = {(char *)ONA_CHROMIUM_PATH, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--no-first-run", "--window-size=1400,1000",
+                        "--virtual-time-budget=4000", pass ? shot_arg : "--dump-dom",
+                        (char *)url, NULL};
+        char **env = child_environment();
+        pid_t pid;
+        ck_assert_int_eq(posix_spawn(&pid, ONA_CHROMIUM_PATH, &actions, NULL, argv, env), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        free(env);
+        close(out);
+        int status;
+        while (waitpid(pid, &status, WNOHANG) == 0)
+            ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "chromium failed: %d",
+                      status);
+    }
+}
+
+START_TEST(test_inspect_page_lists_the_systems_in_chromium) {
+    char url[256], dom[300], shot[300];
+    ck_assert_int_eq(ona_runtime_inspect_url(rt, url, sizeof url), 0);
+    snprintf(dom, sizeof dom, "%s/dom.html", game_dir());
+    snprintf(shot, sizeof shot, "%s/inspect-page.png", ONA_TEST_OUTPUT_DIR);
+    browse(url, dom, shot);
+    FILE *f = fopen(dom, "r");
+    ck_assert_ptr_nonnull(f);
+    static char text[1 << 18];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (const char *const *name = (const char *const[]){"counter", "pinger", "faulty", "yielder",
+                                                         "native", NULL};
+         *name; name++) {
+        char cell[96];
+        snprintf(cell, sizeof cell, "<tr data-name=\"%s\"", *name);
+        ck_assert_msg(strstr(text, cell), "no row for %s in the page:\n%.3000s", *name, text);
+    }
+    ck_assert_msg(strstr(text, "s-paused"), "the paused system is not coloured as paused");
+    ck_assert_msg(strstr(text, "<option value=\"counter\">"), "the console's picker is empty");
+    struct stat st;
+    ck_assert_msg(stat(shot, &st) == 0 && st.st_size > 1000, "no screenshot at %s", shot);
+}
+END_TEST
+#endif
+
 int main(void) {
     Suite *s = suite_create("inspect");
     TCase *api = tcase_create("api");
@@ -555,6 +620,13 @@ int main(void) {
     tcase_add_test(api, test_inspect_refuses_a_port_in_use);
     tcase_add_test(api, test_inspect_is_off_unless_asked);
     suite_add_tcase(s, api);
+#ifdef ONA_CHROMIUM_PATH
+    TCase *page = tcase_create("page");
+    tcase_add_checked_fixture(page, start, stop);
+    tcase_set_timeout(page, 240);
+    tcase_add_test(page, test_inspect_page_lists_the_systems_in_chromium);
+    suite_add_tcase(s, page);
+#endif
     TCase *addr = tcase_create("addresses");
     tcase_add_test(addr, test_inspect_refuses_bad_addresses_and_tokens);
     suite_add_tcase(s, addr);
