@@ -41,6 +41,8 @@ static ona__inspect *inspector_of(struct lws *wsi) {
 /* --- Answers --------------------------------------------------------------------------------- */
 
 void ona__inspect_reply(ona__inspect_session *s, unsigned status, char *json) {
+    ona__free(s->eval_code); /* an answer ends the eval, if there was one */
+    s->eval_code = NULL;
     free(s->reply);
     s->status = json ? status : 503;
     s->type = "application/json";
@@ -293,10 +295,14 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         if (!s->refused && !s->replying && !s->eval_waiting)
             route(inspector_of(wsi), s);
+        free(s->body); /* read by route, not needed after */
+        s->body = NULL;
+        s->body_len = 0;
         return 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return write_reply(inspector_of(wsi), wsi, s);
     case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
         if (s)
             session_drop(inspector_of(wsi), s);
         return 0;
@@ -551,8 +557,12 @@ void ona__inspect_stop(ona_runtime *rt) {
         /* Its handles close through the loop; the context is freed once they have. */
         for (int i = 0; in->ctx_alive && i < 1000; i++)
             uv_run(&rt->loop, UV_RUN_NOWAIT);
-        if (in->ctx_alive) /* its handles are closed by then; only the last step is pending */
-            ona_log(ONA_LOG_DEBUG, "inspector", "libwebsockets had not finished closing");
+        /* With a foreign loop, the context's last stage is a second destroy, once its handles
+         * have closed (lws clears ctx_alive when the context is freed). */
+        if (in->ctx_alive)
+            lws_context_destroy(in->ctx_alive);
+        if (in->ctx_alive)
+            ona_log(ONA_LOG_WARN, "inspector", "libwebsockets did not finish closing");
     }
     if (in->idle_timer_ready) {
         uv_close((uv_handle_t *)&in->idle_timer, timer_closed);
