@@ -15,8 +15,8 @@
  *    (compared in constant time; 401 without it); WebSocket upgrades check the same (a browser
  *    cannot set headers there, so the page passes ?token=);
  *  - a body over ONA__INSPECT_BODY_MAX (413), a header over 4 KiB (libwebsockets refuses it).
- * Answers are written in 16 KiB pieces from the writeable callback, so a large document never
- * blocks main. Refusals close the connection after the answer.
+ * Answers are written in 16 KiB pieces from the writeable callback, as many as the socket takes
+ * without blocking, so a large document never blocks main. Refusals close the connection after the answer.
  */
 #include "inspect.h"
 
@@ -96,15 +96,19 @@ static int write_reply(ona__inspect *in, struct lws *wsi, ona__inspect_session *
             return 0;
         }
     } else {
+        /* As many pieces as the socket takes now: the loop is polled once a frame. */
         static unsigned char chunk[LWS_PRE + CHUNK]; /* main only */
-        size_t n = s->reply_len - s->reply_sent;
-        n = n > CHUNK ? CHUNK : n;
-        bool last = s->reply_sent + n == s->reply_len;
-        memcpy(chunk + LWS_PRE, s->reply + s->reply_sent, n);
-        if (lws_write(wsi, chunk + LWS_PRE, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) !=
-            (int)n)
-            return -1;
-        s->reply_sent += n;
+        bool last;
+        do {
+            size_t n = s->reply_len - s->reply_sent;
+            n = n > CHUNK ? CHUNK : n;
+            last = s->reply_sent + n == s->reply_len;
+            memcpy(chunk + LWS_PRE, s->reply + s->reply_sent, n);
+            if (lws_write(wsi, chunk + LWS_PRE, n,
+                          last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) != (int)n)
+                return -1;
+            s->reply_sent += n;
+        } while (!last && !lws_send_pipe_choked(wsi));
         if (!last) {
             lws_callback_on_writable(wsi);
             return 0;
