@@ -140,6 +140,14 @@ int ona__lua_reload(ona__system *sys, const char *path);
  * truncating and writing). Other files are not checked (0). */
 int ona__lua_check(const char *path, char *err, size_t errsize);
 
+/* lua_eval.c. Main, between frames, while the system has no turn in progress: runs `code`
+ * (`len` bytes) in the system's state with its state table as `state`, as an expression first,
+ * else as statements. 0 with the results (tostring'd, tab-separated) in `out`; ONA_ESCRIPT with
+ * the error ("eval:1: ...") in `out`; ONA_EINVAL when the system has no state to run in (the
+ * reason in `out`, also what ona__lua_evaluable says). `out` is always terminated. */
+int ona__lua_eval(ona__system *sys, const char *code, size_t len, char *out, size_t size);
+bool ona__lua_evaluable(const ona__system *sys, char *why, size_t size);
+
 /* lua_turn.c: the host's turn. */
 ona__turn ona__lua_run(ona__system *sys, ona__resume why);
 /* Pushes the message in sys->inbox as `from, values...` (from is false for C) and releases it:

@@ -14,6 +14,7 @@
  * ona_runtime_destroy (`in_call`, which main alone reads and writes), where system callbacks
  * run (ONA_ETHREAD). The thread test comes first, so another thread never reads `in_call`.
  */
+#include "inspect.h"
 #include "lua_host.h"
 #include "runtime_internal.h"
 #include "save.h"
@@ -134,6 +135,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     rt->desc.game_id = rt->desc.save_dir = NULL; /* copied into services.save_dir below */
     rt->desc.record_path = rt->desc.replay_path = rt->desc.record_game = NULL; /* used below */
     rt->desc.record_args = NULL;
+    rt->desc.inspect_token = NULL; /* copied by ona__inspect_start, the only reader */
     ona__services *svc = &rt->services;
     svc->core = &rt->core;
     svc->runtime = rt;
@@ -221,6 +223,11 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         if (rc == 0)
             ona__assets_set_builtin_kinds(&svc->assets, &svc->video, &svc->audio);
     }
+    if (rc == 0 && desc.inspect) {
+        rt->desc.inspect_token = desc.inspect_token;
+        rc = ona__inspect_start(rt);
+        rt->desc.inspect = rt->desc.inspect_token = NULL;
+    }
     /* Last, after SDL (told to leave the signals alone) has started. */
     if (rc == 0 && desc.handle_signals)
         rc = ona__signals_start(rt);
@@ -247,6 +254,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
         return;
     }
     rt->services.in_call = true;
+    ona__inspect_stop(rt); /* first: no request reaches a system being torn down */
     if (rt->core_ready)
         ona__trace_end(&rt->core);
     ona__record_end(&rt->record);
@@ -358,6 +366,11 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     uint64_t t0 = ona__now_ns();
     ona__core_boundary(core);
     ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
+    if (rt->inspect && ona__inspect_hold(rt)) { /* paused from the inspector: no frame */
+        ona__signals_leave(rt);
+        rt->services.in_call = false;
+        return 0;
+    }
     ona__runtime_apply_reloads(rt);
     ona__core_hosts_between_frames(core);
     bool closed = false;
@@ -372,9 +385,13 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__signals_turns(rt, true);
     ona__scheduler_run_frame(core);
     ona__signals_turns(rt, false);
+    uint64_t turns_end = ona__now_ns();
+    if (rt->inspect)
+        ona__inspect_turns_done(rt, frame_start, turns_end);
     ona__overlay overlay = {ona__runtime_overlay_text, rt};
     ona__assets_upload(&rt->services.assets); /* the frame's loads to the GPU, before its draw */
     ona__video_present(&rt->services.video, &overlay);
+    uint64_t presented = ona__now_ns();
     ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
     int replayed = ona__record_frame(&rt->record, core, dt, rt->services.video.events,
                                      rt->services.video.event_count);
@@ -389,6 +406,8 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->total_frame_ns += ns;
     if (ns > rt->max_frame_ns)
         rt->max_frame_ns = ns;
+    if (rt->inspect)
+        ona__inspect_frame_done(rt, ns, presented - turns_end);
     ona__signals_leave(rt);
     rt->services.in_call = false;
     return replayed == ONA_EDIVERGED ? ONA_EDIVERGED : 0;

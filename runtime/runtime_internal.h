@@ -49,6 +49,7 @@ struct ona_runtime {
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
     ona__signals signals;
     ona__record record; /* the session being recorded or replayed (record.c); main */
+    struct ona__inspect *inspect; /* the inspector (inspect.h), NULL when off; main */
 };
 
 static inline ona_runtime *ona__runtime_of(ona__core *core) {
@@ -73,6 +74,10 @@ void ona__signals_enter(ona_runtime *rt);
 void ona__signals_leave(ona_runtime *rt);
 /* Main brackets the scheduler's frame, so that the watchdog may read `systems` inside it. */
 void ona__signals_turns(ona_runtime *rt, bool in_turns);
+
+/* stats.c: a system's statistics without the public function's thread check, for main inside a
+ * step between frames (the overlay, the inspector). ONA_ESTALE. */
+int ona__runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out);
 
 /* runtime.c: the checks shared by the public functions. */
 /* True on the main thread outside step and destroy: where the main-thread-only API may run. */

@@ -53,7 +53,7 @@ int ona_runtime_stats_get(ona_runtime *rt, ona_runtime_stats *out) {
     return 0;
 }
 
-static int system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out) {
+int ona__runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stats *out) {
     ona__system *sys = ona__actor_resolve(&rt->core, system.id);
     if (!sys)
         return ONA_ESTALE;
@@ -91,7 +91,7 @@ int ona_runtime_system_stats(ona_runtime *rt, ona_system system, ona_system_stat
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    return system_stats(rt, system, out);
+    return ona__runtime_system_stats(rt, system, out);
 }
 
 uint32_t ona_runtime_systems(ona_runtime *rt, ona_system *out, uint32_t max) {
@@ -139,7 +139,7 @@ size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char 
     for (uint32_t i = 0, shown = 0;
          i < rt->core.system_count && shown < 12 && len > 0 && (size_t)len + 96 < size; i++) {
         ona_system_stats s;
-        if (system_stats(rt, (ona_system){rt->core.systems[i]->id}, &s) != 0 ||
+        if (ona__runtime_system_stats(rt, (ona_system){rt->core.systems[i]->id}, &s) != 0 ||
             s.status == ONA_SYSTEM_STOPPED)
             continue;
         len +=

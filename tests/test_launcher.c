@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,8 +93,15 @@ static void result_free(result *r) {
     free(r->err);
 }
 
-/* Runs the launcher with `args` (NULL-terminated, without argv[0]) and waits for it. */
+/* Runs the launcher with `args` (NULL-terminated, without argv[0]) and `stdin_path` (NULL:
+ * this process's) as its standard input, and waits for it. */
+static result run_ona_input(const char *const *args, const char *stdin_path);
+
 static result run_ona(const char *const *args) {
+    return run_ona_input(args, NULL);
+}
+
+static result run_ona_input(const char *const *args, const char *stdin_path) {
     int n = 0;
     while (args[n])
         n++;
@@ -111,6 +119,8 @@ static result run_ona(const char *const *args) {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    if (stdin_path)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
     pid_t pid;
     char **env = child_environment();
     int rc = posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env);
@@ -659,6 +669,105 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
 }
 END_TEST
 
+/* --inspect prints the inspector's whole address, in either spelling; a non-loopback address
+ * without --inspect-any and a bad token are refused before the game runs. */
+START_TEST(test_launcher_inspect_prints_the_address_and_refuses_others) {
+    tmp_make();
+    const char *game = make_counting_game();
+    result r = run_ona((const char *[]){game, "--headless", "--no-audio", "--inspect",
+                                        "127.0.0.1:0", "--inspect-token", "launcher-token", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "ona: inspector at http://127.0.0.1:");
+    ASSERT_HAS(r.err, "/?token=launcher-token\n");
+    ASSERT_HAS(r.err, "args 0 sum 0"); /* the address was not taken for the game */
+    result_free(&r);
+
+    r = run_ona((const char *[]){"--inspect=127.0.0.1:0", game, "--headless", "--no-audio", NULL});
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.err, "ona: inspector at http://127.0.0.1:");
+    const char *token = strstr(r.err, "/?token=");
+    ck_assert_ptr_nonnull(token);
+    ck_assert_int_eq((int)strspn(token + 8, "0123456789abcdef"), 32); /* random, 128 bits */
+    result_free(&r);
+
+    r = run_ona((const char *[]){game, "--headless", "--inspect", "10.9.8.7:4000", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "10.9.8.7 is not a loopback address");
+    ASSERT_HAS(r.err, "--inspect-any");
+    ck_assert_msg(!strstr(r.err, "args "), "the game ran:\n%s", r.err);
+    result_free(&r);
+
+    r = run_ona((const char *[]){game, "--headless", "--inspect", "127.0.0.1:0", "--inspect-token",
+                                 "bad token", NULL});
+    ASSERT_EXIT(r, 1);
+    ASSERT_HAS(r.err, "token must be");
+    result_free(&r);
+    tmp_remove();
+}
+END_TEST
+
+/* `ona console` against a game run with --inspect: its commands answer from the running game. */
+START_TEST(test_launcher_console_talks_to_a_running_game) {
+    tmp_make();
+    const char *game = make_game_dir("game");
+    write_file("game/main.lua", "ona.spawn('ticker.lua')\n");
+    write_file("game/ticker.lua", "return { init = function(state) state.n = 0 end,\n"
+                                  "  process = function(state) state.n = state.n + 1 end }\n");
+    char err_path[128];
+    snprintf(err_path, sizeof err_path, "%s/game-stderr", tmp);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(err, 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    char *argv[] = {(char *)ONA_LAUNCHER_PATH, (char *)game, "--headless", "--no-audio",
+                    "--max-fps", "60", "--inspect", "127.0.0.1:0", "--inspect-token",
+                    "console-token", NULL};
+    char **env = child_environment();
+    pid_t pid;
+    ck_assert_int_eq(posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    free(env);
+    close(err);
+    /* Wait for the address it prints (a slow machine may take seconds to start the game). */
+    char url[256] = "";
+    for (int i = 0; i < 600 && !url[0]; i++) {
+        usleep(100000);
+        FILE *f = fopen(err_path, "r");
+        char line[512];
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "ona: inspector at %255s", url) == 1)
+                break;
+        if (f)
+            fclose(f);
+    }
+    ck_assert_msg(url[0], "the game printed no inspector address");
+    write_file("commands", "systems\neval ticker state.n > 0\neval ticker error('oops')\n"
+                           "messages ticker\npause\nnonsense\nquit\n");
+    char commands[128];
+    snprintf(commands, sizeof commands, "%s/commands", tmp);
+    result r = run_ona_input((const char *[]){"console", url, NULL}, commands);
+    result refused =
+        run_ona_input((const char *[]){"console", url, "--token", "wrong-token", NULL}, commands);
+    kill(pid, SIGTERM);
+    int wstatus;
+    waitpid(pid, &wstatus, 0);
+    ASSERT_EXIT(r, 0);
+    ASSERT_HAS(r.out, "ticker ");
+    ASSERT_HAS(r.out, "running");
+    ASSERT_HAS(r.out, "\ntrue\n");
+    ASSERT_HAS(r.out, "error: ");
+    ASSERT_HAS(r.out, "oops");
+    ASSERT_HAS(r.out, "(no message yet");
+    ASSERT_HAS(r.out, "paused at frame ");
+    ASSERT_HAS(r.out, "unknown command 'nonsense'");
+    result_free(&r);
+    ASSERT_HAS(refused.err, "the token was refused");
+    result_free(&refused);
+    tmp_remove();
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("launcher");
     TCase *about = tcase_create("about");
@@ -681,6 +790,8 @@ int main(void) {
     tcase_add_test(tc, test_launcher_screenshot_write_failure_fails_the_run);
     tcase_add_test(tc, test_launcher_screenshot_game_quit_first);
     tcase_add_test(tc, test_launcher_replay_is_identical_and_names_a_divergence);
+    tcase_add_test(tc, test_launcher_inspect_prints_the_address_and_refuses_others);
+    tcase_add_test(tc, test_launcher_console_talks_to_a_running_game);
     suite_add_tcase(s, tc);
     /* 14,100 spawns: about a minute under TSan. */
     TCase *many = tcase_create("many");

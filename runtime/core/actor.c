@@ -251,6 +251,8 @@ static int take(ona__system *sys) {
     if (ona__mailbox_pop(sys->mailbox, &sys->inbox) != 0)
         return ONA_EEMPTY;
     sys->messages_in++;
+    if (sys->recent)
+        ona__recent_record(sys->recent, sys->core->frame, &sys->inbox);
     /* Parked senders are looked at every capacity/2 pops, and at the turn's end (file note). */
     if (++sys->pops_unchecked >= sys->pops_per_check)
         wake_senders(sys);

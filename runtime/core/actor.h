@@ -30,6 +30,7 @@
 #include "mailbox.h"
 #include "message.h"
 #include "order.h"
+#include "recent.h"
 
 #include <stdatomic.h>
 #include <uv.h>
@@ -141,6 +142,8 @@ struct ona__system {
     ona_message inbox;     /* the message being received (handed over by a wake) */
     uint64_t send_target;  /* where `outgoing` goes while parked in send */
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
+    ona__recent *recent;   /* its last messages while the inspector watches it (recent.h), or
+                              NULL; set and freed by main between frames */
     uint64_t parks, messages_in, messages_out;
     uint32_t restarts, errors;
     /* The receiver this turn last sent to (actor.c, "Deferred wakes"): woken at its first message

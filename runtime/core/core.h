@@ -103,7 +103,8 @@ struct ona__core {
     atomic_int job_helpers; /* workers inside the job (main waits for none before it returns) */
 
     ona__trace trace; /* `tracing` changes only between frames */
-    bool tracing;
+    bool tracing;     /* turn slices are recorded: a trace file is written or `timeline` is on */
+    bool timeline;    /* the inspector reads the slices after each frame (trace.c) */
 
     /* Guards every system's monitor list (monitor.c): ona.monitor may run on any thread. */
     uv_mutex_t monitor_lock;
@@ -241,7 +242,8 @@ void ona__runq_wait(ona__core *core, ona__worker *w);
 
 int ona__trace_begin(ona__core *core, const char *path);
 int ona__trace_end(ona__core *core);
-/* Writes the frame's recorded slices to the trace file (main, after the turns). */
+/* Writes the frame's recorded slices to the trace file, or clears them when only the timeline
+ * records them (main, after the turns). */
 void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t frame_end_ns);
 
 #endif

@@ -353,6 +353,8 @@ int ona__delivery_take(ona__system *sys) {
     if (sys->core->digesting) /* a recording's digest: who sent what, in the order taken */
         ona__system_digest(sys, ONA__DIGEST_RECEIVED,
                            ona__digest_message(from, &sys->inbox, sys->core));
+    if (sys->recent)
+        ona__recent_record(sys->recent, sys->core->frame, &sys->inbox);
     return 0;
 }
 

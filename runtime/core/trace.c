@@ -6,7 +6,9 @@
  * nothing. Writing happens on main after the frame's turns, when every worker's last turn is
  * ordered before it by the frame's end. Tracks: process 1 holds one track per thread (turn
  * slices, named after the system) and a "frames" track; process 2 holds one track per system
- * for its parked time. Timestamps are microseconds since the trace began.
+ * for its parked time. Timestamps are microseconds since the trace began. The same slices feed the
+ * inspector's last-frame timeline (`core->timeline`): main reads them after the frame, before
+ * they are written (or, without a file, cleared).
  */
 #include "trace.h"
 
@@ -94,10 +96,19 @@ static double us(const ona__trace *t, uint64_t ns) {
     return ns >= t->origin_ns ? (double)(ns - t->origin_ns) / 1000.0 : 0.0;
 }
 
+static void clear_slices(ona__core *core) {
+    for (uint32_t w = 0; w < core->thread_count; w++) {
+        core->workers[w].trace.count = 0;
+        core->workers[w].trace.dropped = 0;
+    }
+}
+
 void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t frame_end_ns) {
     ona__trace *t = &core->trace;
-    if (!t->file)
+    if (!t->file) {
+        clear_slices(core); /* the slices were the timeline's alone */
         return;
+    }
     FILE *f = t->file;
     for (uint32_t w = 0; w < core->thread_count; w++) {
         ona__trace_buffer *b = &core->workers[w].trace;
@@ -149,7 +160,7 @@ void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t f
 
 int ona__trace_end(ona__core *core) {
     ona__trace *t = &core->trace;
-    core->tracing = false;
+    core->tracing = core->timeline; /* the inspector's timeline keeps the slices coming */
     if (!t->file)
         return 0;
     fputs("\n]}\n", t->file);

@@ -21,6 +21,9 @@ enum { MAX_PAIRS = 64, MAX_PATH_BYTES = 1000 };
 typedef struct ona__launcher_options {
     const char *target, *screenshot, *trace, *save_dir;
     const char *record, *replay; /* --record FILE, --replay FILE */
+    const char *inspect;         /* --inspect [ADDRESS]: where the inspector listens, or NULL */
+    const char *inspect_token;   /* --inspect-token TOKEN */
+    bool inspect_any;            /* --inspect-any: a non-loopback address is allowed */
     const char *pairs[MAX_PAIRS];
     int pair_count;
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
@@ -40,6 +43,16 @@ typedef struct ona__launcher_options {
 /* Reads the command line into `o`. Returns -1 to go on and run, or the exit status: 0 after
  * --help or --version, 1 when --version found no GL, 2 for a usage error (already reported). */
 int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o);
+
+/* The inspector's address when --inspect names none. */
+#define ONA__LAUNCHER_INSPECT_DEFAULT "127.0.0.1:9330"
+
+/* --- The console (console.c) -------------------------------------------------------------------
+ */
+
+/* `ona console [IP:PORT | URL] [--token TOKEN]` with the arguments after "console": a REPL into
+ * a running game's inspector. Returns the exit status. */
+int ona__launcher_console(int argc, char **argv);
 
 /* --- Statistics (report.c) ---------------------------------------------------------------------
  */

@@ -7,10 +7,11 @@
  *       [--memory-cap SIZE|none] [--no-audio] [--sandbox] [--fixed-dt SECONDS|off]
  *       [--max-fps N]
  *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
- *       [key=value ...]
+ *       [--inspect [IP:PORT]] [--inspect-token TOKEN] [--inspect-any] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
+ *   ona console [IP:PORT | URL] [--token TOKEN]   (a REPL into a game run with --inspect)
  *
  * It is also the reference embedder: everything it does goes through ona/ona.h.
  *
@@ -70,6 +71,8 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
 /* --- main ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "console") == 0)
+        return ona__launcher_console(argc - 2, argv + 2);
     ona__launcher_options o;
     int status = ona__launcher_parse_args(argc, argv, &o);
     if (status >= 0)
@@ -163,6 +166,9 @@ int main(int argc, char **argv) {
         .record_game = o.target,
         .record_args = pairs,
         .replay_path = o.replay,
+        .inspect = o.inspect,
+        .inspect_token = o.inspect_token,
+        .inspect_any = o.inspect_any,
         /* A run of a set number of frames is a recording: the fixed step, as headless. */
         .fixed_step_default = o.frames > 0,
         .game_id = game_id,
@@ -187,6 +193,11 @@ int main(int argc, char **argv) {
     if (rc) {
         fprintf(stderr, "ona: cannot create the runtime: %s\n", ona_strerror(rc));
         return 1;
+    }
+    char inspect_url[256];
+    if (ona_runtime_inspect_url(rt, inspect_url, sizeof inspect_url) == 0) {
+        fprintf(stderr, "ona: inspector at %s\n", inspect_url);
+        fflush(stderr);
     }
     ona_message args;
     ona_message_init(&args);

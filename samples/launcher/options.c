@@ -22,6 +22,7 @@
 static void usage(FILE *to) {
     fprintf(to, "usage: ona <game-folder | main.lua> [options] [key=value ...]\n"
                 "       ona --version\n"
+                "       ona console [IP:PORT | URL] [--token TOKEN]\n"
                 "\n"
                 "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
                 "  --headless         render offscreen, no window (automatic without a display)\n"
@@ -61,6 +62,10 @@ static void usage(FILE *to) {
                 "  --seed N           the session's random seed, 0 to 2^53 - 1: every system's\n"
                 "                     math.random and ona.random() follow from it (default 0,\n"
                 "                     so every run draws the same numbers)\n"
+                "  --inspect [IP:PORT] serve the inspector (page, JSON API, eval) on this\n"
+                "                     address (default 127.0.0.1:9330; PORT 0 = any free port)\n"
+                "  --inspect-token T  the inspector's token (default: random, printed at start)\n"
+                "  --inspect-any      allow a non-loopback --inspect address\n"
                 "  -h, --help         this text\n"
                 "  --version          versions, and the OpenGL driver found\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
@@ -112,6 +117,9 @@ enum {
     OPT_DELIVERY,
     OPT_RECORD,
     OPT_REPLAY,
+    OPT_INSPECT,
+    OPT_INSPECT_TOKEN,
+    OPT_INSPECT_ANY,
 };
 
 static const struct option long_options[] = {
@@ -138,6 +146,9 @@ static const struct option long_options[] = {
     {"delivery", required_argument, NULL, OPT_DELIVERY},
     {"record", required_argument, NULL, OPT_RECORD},
     {"replay", required_argument, NULL, OPT_REPLAY},
+    {"inspect", optional_argument, NULL, OPT_INSPECT},
+    {"inspect-token", required_argument, NULL, OPT_INSPECT_TOKEN},
+    {"inspect-any", no_argument, NULL, OPT_INSPECT_ANY},
     {NULL, 0, NULL, 0},
 };
 
@@ -181,6 +192,8 @@ static const char *option_needs(int val) {
         return "a number of systems from 1 to 1048575";
     case OPT_SEED:
         return "an integer from 0 to 9007199254740991 (2^53 - 1)";
+    case OPT_INSPECT_TOKEN:
+        return "a token of 8 to 64 characters (A-Z a-z 0-9 _ . -)";
     default:
         return "a value";
     }
@@ -259,6 +272,18 @@ static bool parse_size(const char *text, int *width, int *height) {
     return true;
 }
 
+/* Looks like IP:PORT (digits and dots, a colon, digits): --inspect's value given as the next
+ * argument rather than after '='. The runtime checks the address itself. */
+static bool looks_like_address(const char *text) {
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon == text || !colon[1])
+        return false;
+    for (const char *c = text; *c; c++)
+        if (c != colon && !((*c >= '0' && *c <= '9') || (*c == '.' && c < colon)))
+            return false;
+    return true;
+}
+
 /* A path the runtime can hold; else says which argument is too long. */
 static bool path_fits(const char *what, const char *path) {
     size_t n = strlen(path);
@@ -328,6 +353,18 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
             break;
         case OPT_SANDBOX:
             o->sandbox = true;
+            break;
+        case OPT_INSPECT:
+            /* `--inspect=ADDR`, `--inspect ADDR` (an address, not the game), or `--inspect`. */
+            if (!optarg && optind < argc && looks_like_address(argv[optind]))
+                optarg = argv[optind++];
+            o->inspect = optarg ? optarg : ONA__LAUNCHER_INSPECT_DEFAULT;
+            break;
+        case OPT_INSPECT_TOKEN:
+            o->inspect_token = optarg;
+            break;
+        case OPT_INSPECT_ANY:
+            o->inspect_any = true;
             break;
         case OPT_FRAMES:
         case OPT_WORKERS:

@@ -200,6 +200,22 @@ typedef struct ona_runtime_desc {
      * name and its spawn order, and so do the default seeds of ona.random() and
      * ona_random_default (ona/time.h): the same session seed replays the same sequences. */
     uint64_t seed;
+    /* --- the inspector (README, "Inspector") --- */
+    /* "IPv4:PORT" to serve the inspector there: a page, a JSON API and a WebSocket stream that
+     * show the systems, the last frame and the messages a system receives, and run Lua in a
+     * system between its turns. NULL = off: no socket, no thread, nothing recorded. PORT 0 takes
+     * a free port (ona_runtime_inspect_url says which). It serves on the runtime's own event
+     * loop, at the frame boundary of ona_runtime_step, so it answers only while frames are
+     * stepped. Every request needs the token. create fails with ONA_EINVAL for a malformed
+     * address, one this machine does not have, or one not loopback (127.x) without inspect_any,
+     * with ONA_EBUSY when the port is in use (each logged in words). */
+    const char *inspect;
+    /* The token every request must carry (Authorization: Bearer TOKEN, or ?token=TOKEN): 8 to 64
+     * characters of A-Z a-z 0-9 _ . -; NULL = 32 random hex digits (getrandom). Copied. */
+    const char *inspect_token;
+    /* Allows a non-loopback inspect address: whoever reaches it with the token can run code in
+     * the game. */
+    bool inspect_any;
 } ona_runtime_desc;
 
 /* ona_runtime_desc.fixed_dt: always the measured wall time. */
@@ -379,6 +395,11 @@ ONA_API int ona_runtime_trace_begin(ona_runtime *rt, const char *path);
 /* Finishes and closes the trace (also done by ona_runtime_destroy); 0 when none is being
  * written. Main thread, between frames. Errors: ONA_EINVAL, ONA_ETHREAD, ONA_EIO. */
 ONA_API int ona_runtime_trace_end(ona_runtime *rt);
+
+/* The inspector's address with its token, "http://127.0.0.1:PORT/?token=TOKEN", into `out`
+ * (always terminated). Main thread. Errors: ONA_EINVAL, ONA_ENOENT (no inspector), ONA_ERANGE
+ * (`out` too small). */
+ONA_API int ona_runtime_inspect_url(ona_runtime *rt, char *out, size_t size);
 
 /* True once a system asked to quit. Any thread. */
 ONA_API bool ona_runtime_quit_requested(const ona_runtime *rt);
