@@ -439,7 +439,7 @@ START_TEST(test_inspect_eval_refuses_native_sandboxed_and_unknown_systems) {
     ck_assert_int_eq(POST("/api/eval", "{\"system\":\"native\",\"code\":\"1\"}"), 400);
     ASSERT_REPLY_HAS("native");
     ck_assert_int_eq(POST("/api/eval", "{\"system\":\"nobody\",\"code\":\"1\"}"), 404);
-    ck_assert_int_eq(POST("/api/eval", "{\"system\":\"boxed\",\"code\":\"state.n = 0\"}"), 400);
+    ck_assert_int_eq(POST("/api/eval", "{\"system\":\"boxed\",\"code\":\"state.n = 0\"}"), 409);
     ASSERT_REPLY_HAS("'boxed' is sandboxed");
 }
 END_TEST
