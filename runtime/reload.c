@@ -41,6 +41,8 @@ static void tally(reload_tally *t, bool ours, bool ok) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
+    /* A recording writes the changes as inputs of the coming frame; a replay plays its own. */
+    ona__record_reloads(&rt->record, rt->core.frame + 1);
     ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];

@@ -58,15 +58,20 @@ static void teardown(void) {
     capture_logs_end();
 }
 
-static ona_runtime *make_runtime(uint32_t threads, const char *record, const char *replay) {
+/* A runtime on `desc` (its roots the game folder) running main.lua. */
+static ona_runtime *make_runtime_from(ona_runtime_desc desc) {
     const char *roots[] = {game_dir(), NULL};
-    ona_runtime_desc desc = {
-        .threads = threads, .script_roots = roots, .record_path = record, .replay_path = replay};
+    desc.script_roots = roots;
     ona_runtime *rt = create_runtime(&desc);
     ona_system main_system;
     ona_spawn_desc sd = {.script = "main.lua"};
     ck_assert_int_eq(ona_runtime_spawn(rt, &sd, &main_system), 0);
     return rt;
+}
+
+static ona_runtime *make_runtime(uint32_t threads, const char *record, const char *replay) {
+    return make_runtime_from((ona_runtime_desc){
+        .threads = threads, .record_path = record, .replay_path = replay});
 }
 
 static void push_key(ona_runtime *rt, ona_event_type type) {
@@ -77,8 +82,9 @@ static void push_key(ona_runtime *rt, ona_event_type type) {
 
 /* Records FRAMES frames on 2 threads, pressing "right" before frame PRESS and releasing it
  * before frame RELEASE; the dt varies, as measured time would. */
-static void record_session(void) {
-    ona_runtime *rt = make_runtime(2, rec_path, NULL);
+static void record_session_with(uint32_t turn_budget_ms) {
+    ona_runtime *rt = make_runtime_from(
+        (ona_runtime_desc){.threads = 2, .record_path = rec_path, .turn_budget_ms = turn_budget_ms});
     for (int frame = 1; frame <= FRAMES; frame++) {
         if (frame == PRESS)
             push_key(rt, ONA_EVENT_KEY_DOWN);
@@ -87,6 +93,10 @@ static void record_session(void) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60 + (frame % 7) * 0.001), 0);
     }
     ona_runtime_destroy(rt);
+}
+
+static void record_session(void) {
+    record_session_with(0);
 }
 
 /* Replays the whole recording; returns the frame where it diverged (0: none), `why` filled. */
@@ -141,6 +151,67 @@ START_TEST(test_record_a_changed_line_diverges_at_its_frame_and_system) {
     uint64_t at = replay_session(2, why, sizeof why);
     ck_assert_msg(at == PRESS, "diverged at %llu: %s", (unsigned long long)at, why);
     ck_assert_msg(strstr(why, "'mover' drew") != NULL, "%s", why);
+    /* The changed file is named when the replay starts; the others are not. */
+    ck_assert_msg(captured_logs_contain("mover.lua changed since the recording"), "%s",
+                  captured_logs_text());
+    ck_assert(!captured_logs_contain("counter.lua changed"));
+    ck_assert(!captured_logs_contain("main.lua changed"));
+}
+END_TEST
+
+/* With resimulate the changed line's divergence is reported and the replay goes on: every step
+ * succeeds up to the recording's end, and the seed and files named are the recording's. */
+START_TEST(test_record_resimulate_reports_the_divergence_and_runs_to_the_end) {
+    record_session();
+    char changed[2048];
+    snprintf(changed, sizeof changed, "local speed = 2%s", strchr(mover_lua, '\n'));
+    game_write("mover.lua", changed);
+    ona_runtime *rt = make_runtime_from(
+        (ona_runtime_desc){.threads = 2, .replay_path = rec_path, .resimulate = true});
+    int frames = 0;
+    while (!ona_runtime_quit_requested(rt) && frames < FRAMES + 5) {
+        ck_assert_int_eq(ona_runtime_step(rt, 0.5), 0);
+        frames++;
+    }
+    ck_assert_int_eq(frames, FRAMES + 1);
+    char why[768];
+    ck_assert_uint_eq(ona_runtime_replay_diverged(rt, why, sizeof why), PRESS);
+    ck_assert_msg(strstr(why, "'mover' drew") != NULL, "%s", why);
+    ck_assert(captured_logs_contain("resimulating with the current files"));
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
+/* A turn the budget interrupted is recorded; a divergence after it says a runaway interrupt
+ * was involved, and in which frame. */
+START_TEST(test_record_a_divergence_after_a_runaway_interrupt_says_so) {
+    game_write("spin.lua", "return {\n"
+                           "  process = function(state)\n"
+                           "    state.n = (state.n or 0) + 1\n"
+                           "    if state.n == 3 then while true do end end\n"
+                           "  end,\n"
+                           "}\n");
+    game_write("main.lua", "ona.spawn('mover.lua')\n"
+                           "ona.spawn('counter.lua', nil, {after = {'mover'}})\n"
+                           "ona.spawn('spin.lua')\n");
+    record_session_with(50);
+    char changed[2048];
+    snprintf(changed, sizeof changed, "local speed = 2%s", strchr(mover_lua, '\n'));
+    game_write("mover.lua", changed);
+    ona_runtime *rt = make_runtime_from(
+        (ona_runtime_desc){.threads = 2, .replay_path = rec_path, .turn_budget_ms = 50});
+    int rc = 0;
+    for (int frames = 0; rc == 0 && !ona_runtime_quit_requested(rt) && frames < FRAMES + 5;
+         frames++)
+        rc = ona_runtime_step(rt, 0.5);
+    ck_assert_int_eq(rc, ONA_EDIVERGED);
+    char why[768];
+    ck_assert_uint_eq(ona_runtime_replay_diverged(rt, why, sizeof why), PRESS);
+    /* spin runs away at its third turn, and again at its restart's third. */
+    ck_assert_msg(strstr(why, "a runaway interrupt ended a turn of 'spin' in frame ") != NULL &&
+                      strstr(why, "of the recording") != NULL,
+                  "%s", why);
+    ona_runtime_destroy(rt);
 }
 END_TEST
 
@@ -186,8 +257,8 @@ START_TEST(test_record_bad_files_are_refused_with_their_reason) {
     refused((const uint8_t *)"not a recording at all", 22, "not an Ona recording");
     uint8_t *copy = malloc(size);
     memcpy(copy, bytes, size);
-    copy[8] = 2; /* the format version */
-    refused(copy, size, "recording format version 2; this runtime reads version 1");
+    copy[8] = 3; /* the format version */
+    refused(copy, size, "recording format version 3; this runtime reads versions 1 to 2");
     memcpy(copy, bytes, size);
     copy[size / 2] ^= 0x40; /* a flipped bit inside a frame */
     refused(copy, size, "corrupt chunk at byte");
@@ -236,6 +307,8 @@ int main(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_record_replays_identically_on_any_thread_count);
     tcase_add_test(tc, test_record_a_changed_line_diverges_at_its_frame_and_system);
+    tcase_add_test(tc, test_record_resimulate_reports_the_divergence_and_runs_to_the_end);
+    tcase_add_test(tc, test_record_a_divergence_after_a_runaway_interrupt_says_so);
     tcase_add_test(tc, test_record_bad_files_are_refused_with_their_reason);
     tcase_add_test(tc, test_record_a_file_cut_by_a_crash_replays_up_to_the_cut);
     suite_add_tcase(s, tc);

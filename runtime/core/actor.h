@@ -176,6 +176,7 @@ struct ona__system {
      * or replays; the turn's, read and cleared by main between frames --- */
     uint64_t digest[ONA__DIGEST_KINDS];
     uint32_t digest_count[ONA__DIGEST_KINDS];
+    bool interrupted; /* a budget interrupt ended one of its runs this frame (its own thread) */
 
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
     /* Who spawned it (the system whose code ran on the spawning thread, NULL outside any) and

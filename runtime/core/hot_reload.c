@@ -102,7 +102,7 @@ void ona__hot_reload_free(ona__hot_reload *h) {
 }
 
 void ona__hot_reload_watch(ona__hot_reload *h, const char *path) {
-    if (!h->enabled || !path || !*path)
+    if ((!h->enabled && !h->listing) || !path || !*path)
         return;
     uv_mutex_lock(&h->lock);
     if (!contains(h->files, h->file_count, path) &&

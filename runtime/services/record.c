@@ -40,8 +40,7 @@ static void record_flush(ona__record *r) {
     r->buf.size = 0;
 }
 
-int ona__record_begin(ona__record *r, const char *path, const char *game, uint32_t delivery,
-                      uint32_t threads, const char *const *args) {
+int ona__record_begin(ona__record *r, const char *path, const ona__rec_header *header) {
     snprintf(r->path, sizeof r->path, "%s", path);
     r->out = fopen(path, "wb");
     if (!r->out) {
@@ -50,11 +49,12 @@ int ona__record_begin(ona__record *r, const char *path, const char *game, uint32
         return ONA_EIO;
     }
     r->recording = true;
-    if (delivery == ONA_DELIVERY_IMMEDIATE)
+    if (header->delivery == ONA_DELIVERY_IMMEDIATE)
         ona_log(ONA_LOG_WARN, "record",
                 "recording under immediate delivery: what systems receive depends on timing, so "
                 "a replay may diverge (ordered delivery is deterministic)");
-    ona__rec_put_header(&r->buf, game, delivery, threads, args);
+    ona__rec_put_header(&r->buf, header);
+    ona__record_note_files(r); /* those loaded before (none from the launcher) */
     record_flush(r);
     return r->recording ? 0 : ONA_EIO;
 }
@@ -97,8 +97,16 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
  * digests are cleared for the next frame. */
 static int gather(ona__record *r, ona__core *core) {
     r->now_count = 0;
+    r->interrupted_count = 0;
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
+        if (sys->interrupted) {
+            sys->interrupted = false;
+            if (!ona__rec_grow((void **)&r->interrupted, &r->interrupted_cap,
+                               r->interrupted_count, sizeof *r->interrupted))
+                return ONA_ENOMEM;
+            r->interrupted[r->interrupted_count++] = sys->spawn_order;
+        }
         ona__rec_digest d = {.order = sys->spawn_order};
         for (int k = 0; k < ONA__DIGEST_KINDS; k++)
             if (sys->digest_count[k]) {
@@ -110,14 +118,8 @@ static int gather(ona__record *r, ona__core *core) {
         memset(sys->digest_count, 0, sizeof sys->digest_count);
         if (!d.mask)
             continue;
-        if (r->now_count == r->now_cap) {
-            uint32_t cap = r->now_cap ? r->now_cap * 2 : 64;
-            ona__rec_digest *grown = ona__realloc(r->now, cap * sizeof *grown);
-            if (!grown)
-                return ONA_ENOMEM;
-            r->now = grown;
-            r->now_cap = cap;
-        }
+        if (!ona__rec_grow((void **)&r->now, &r->now_cap, r->now_count, sizeof *r->now))
+            return ONA_ENOMEM;
         r->now[r->now_count++] = d;
     }
     return 0;
@@ -206,6 +208,20 @@ static bool named(ona__record *r, uint32_t order) {
     return was;
 }
 
+/* Remembers the last frame, up to this one, where a budget interrupt ended a turn, in the
+ * recording or in this replay: a divergence after it says so. */
+static void note_interrupt(ona__record *r, const ona__rec_frame *f) {
+    if (f->interrupted_count) {
+        r->interrupt_frame = f->frame;
+        r->interrupt_order = r->rec.interrupted[f->first_interrupted];
+        r->interrupt_recorded = true;
+    } else if (r->interrupted_count) {
+        r->interrupt_frame = f->frame;
+        r->interrupt_order = r->interrupted[0];
+        r->interrupt_recorded = false;
+    }
+}
+
 int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
                       uint32_t event_count) {
     if (!r->recording && !r->replaying)
@@ -217,20 +233,41 @@ int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_even
     }
     if (r->replaying) {
         const ona__rec_frame *f = &r->rec.frames[r->next++];
+        note_interrupt(r, f);
+        if (r->diverged_frame) /* resimulating past the first divergence: nothing to compare */
+            return 0;
         int rc = compare(r, core, f);
-        if (rc && !r->diverged_frame) {
-            r->diverged_frame = f->frame;
-            ona_log(ONA_LOG_DEBUG, "replay", "replay diverged at frame %llu: %s",
-                    (unsigned long long)f->frame, r->divergence);
+        if (!rc)
+            return 0;
+        r->diverged_frame = f->frame;
+        if (r->interrupt_frame) {
+            size_t n = strlen(r->divergence);
+            snprintf(r->divergence + n, sizeof r->divergence - n,
+                     " (a runaway interrupt ended a turn of '%s' in frame %llu %s: the turn "
+                     "budget is wall time, so where it stops differs between runs)",
+                     system_name(r, core, r->interrupt_order),
+                     (unsigned long long)r->interrupt_frame,
+                     r->interrupt_recorded ? "of the recording" : "of this replay");
         }
+        if (r->resimulate) {
+            ona_log(ONA_LOG_INFO, "replay",
+                    "replay diverged at frame %llu: %s; resimulating with the current files, "
+                    "the replay goes on to the end",
+                    (unsigned long long)f->frame, r->divergence);
+            return 0;
+        }
+        ona_log(ONA_LOG_DEBUG, "replay", "replay diverged at frame %llu: %s",
+                (unsigned long long)f->frame, r->divergence);
         return rc;
     }
+    ona__record_note_files(r);
     for (uint32_t i = 0; i < r->now_count; i++)
         if (!named(r, r->now[i].order))
             for (uint32_t s = 0; s < core->system_count; s++)
                 if (core->systems[s]->spawn_order == r->now[i].order)
                     ona__rec_put_system(&r->buf, r->now[i].order, core->systems[s]->name);
-    ona__rec_put_frame(&r->buf, core->frame, dt, events, event_count, r->now, r->now_count);
+    ona__rec_put_frame(&r->buf, core->frame, dt, events, event_count, r->now, r->now_count,
+                       r->interrupted, r->interrupted_count);
     record_flush(r);
     r->frames++;
     return 0;
@@ -247,6 +284,8 @@ void ona__record_end(ona__record *r) {
     ona__rec_buf_free(&r->buf);
     ona__free(r->named);
     ona__free(r->now);
+    ona__free(r->interrupted);
+    ona__record_files_free(r);
     ona__recording_free(&r->rec);
     memset(r, 0, sizeof *r);
 }

@@ -31,12 +31,21 @@ int main(int argc, char **argv) {
     folder = argv[1];
     const char *args[] = {"autoplay=1", "level=2", NULL};
     ona__rec_buf b = {0};
-    ona__rec_put_header(&b, "samples/invaders", ONA_DELIVERY_ORDERED, 2, args);
+    ona__rec_put_header(&b, &(ona__rec_header){.game = "samples/invaders",
+                                                .delivery = ONA_DELIVERY_ORDERED,
+                                                .threads = 2,
+                                                .width = 960,
+                                                .height = 720,
+                                                .args = args});
     ona__rec_put_end(&b, 0);
     save("valid-empty", b.bytes, b.size);
 
     b.size = 0;
-    ona__rec_put_header(&b, "game", ONA_DELIVERY_ORDERED, 4, NULL);
+    ona__rec_put_header(&b, &(ona__rec_header){
+                                .game = "game", .delivery = ONA_DELIVERY_ORDERED, .threads = 4,
+                                .seed = 12345});
+    ona__rec_put_file(&b, "main.lua", 120, 0x0123456789abcdefull);
+    ona__rec_put_file(&b, "missing.lua", 0, 0);
     ona_event events[8] = {{0}};
     events[0].type = ONA_EVENT_KEY_DOWN;
     snprintf(events[0].as.key.name, sizeof events[0].as.key.name, "space");
@@ -55,10 +64,12 @@ int main(int argc, char **argv) {
     };
     ona__rec_put_system(&b, 1, "player");
     ona__rec_put_system(&b, 5, "audio");
-    ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2);
-    ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1);
+    const uint32_t interrupted[] = {1, 5};
+    ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2, NULL, 0);
+    ona__rec_put_reload(&b, 2, "player.lua", 99, 77);
+    ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1, interrupted, 2);
     size_t cut = b.size;
-    ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0);
+    ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0, NULL, 0);
     ona__rec_put_end(&b, 3);
     save("valid-events", b.bytes, b.size);
     save("trunc-frame", b.bytes, cut + 7);
