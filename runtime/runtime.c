@@ -349,7 +349,15 @@ int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m) {
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    return ona__actor_send(&rt->core, NULL, to.id, m, NULL, NULL, 0);
+    if (rt->record.replaying) { /* the recording's messages are the replay's */
+        ona_message_release(m);
+        return 0;
+    }
+    size_t mark = ona__record_send(&rt->record, &rt->core, to.id, m);
+    int rc = ona__actor_send(&rt->core, NULL, to.id, m, NULL, NULL, 0);
+    if (rc)
+        ona__record_unsend(&rt->record, mark);
+    return rc;
 }
 
 /* --- Frames ---------------------------------------------------------------------------------- */
@@ -373,6 +381,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         }
         dt = f->dt;
         replay_count = f->event_count;
+        ona__replay_sends(&rt->record, core, f->frame);
     }
     rt->services.in_call = true;
     ona__signals_enter(rt);

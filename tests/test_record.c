@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { FRAMES = 90, PRESS = 10, RELEASE = 50 };
+enum { FRAMES = 90, PRESS = 10, RELEASE = 50, SEND = 20, RELOAD = 30 };
 
 /* mover moves with the "right" key and tells counter where it is; counter, after it in the
  * order, draws what it was told in the same frame; both draw. */
@@ -29,9 +29,11 @@ static const char *const mover_lua =
     "      if e.type == 'key_up' and e.key == 'right' then state.held = false end\n"
     "    end\n"
     "    if state.held then state.x = state.x + speed end\n"
+    "    for _, m in ona.messages() do state.x = state.x + m.jump end\n"
     "    ona.gfx.rect(state.x, 10, 4, 4)\n"
     "    ona.send(ona.lookup('counter'), {x = state.x, dt = dt, who = ona.self()})\n"
     "  end,\n"
+    "  reload = function(state) state.x = state.x + 100 end,\n"
     "}\n";
 static const char *const counter_lua =
     "return {\n"
@@ -74,6 +76,22 @@ static ona_runtime *make_runtime(uint32_t threads, const char *record, const cha
         .threads = threads, .record_path = record, .replay_path = replay});
 }
 
+/* Sends mover {jump = n} from C. */
+static void send_jump(ona_runtime *rt, double n) {
+    ona_system mover;
+    ck_assert_int_eq(ona_runtime_lookup(rt, "mover", &mover), 0);
+    ona_message m;
+    ona_message_init(&m);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_table_begin(&w);
+    ona_message_write_string(&w, "jump", 4);
+    ona_message_write_number(&w, n);
+    ona_message_write_table_end(&w);
+    ck_assert_int_eq(ona_message_writer_end(&w), 0);
+    ck_assert_int_eq(ona_runtime_send(rt, mover, &m), 0);
+}
+
 static void push_key(ona_runtime *rt, ona_event_type type) {
     ona_event e = {.type = type};
     snprintf(e.as.key.name, sizeof e.as.key.name, "right");
@@ -81,7 +99,8 @@ static void push_key(ona_runtime *rt, ona_event_type type) {
 }
 
 /* Records FRAMES frames on 2 threads, pressing "right" before frame PRESS and releasing it
- * before frame RELEASE; the dt varies, as measured time would. */
+ * before frame RELEASE, sending mover a jump from C before frame SEND and reloading mover.lua
+ * (its reload hook jumps too) before frame RELOAD; the dt varies, as measured time would. */
 static void record_session_with(uint32_t turn_budget_ms) {
     ona_runtime *rt = make_runtime_from(
         (ona_runtime_desc){.threads = 2, .record_path = rec_path, .turn_budget_ms = turn_budget_ms});
@@ -90,6 +109,10 @@ static void record_session_with(uint32_t turn_budget_ms) {
             push_key(rt, ONA_EVENT_KEY_DOWN);
         if (frame == RELEASE)
             push_key(rt, ONA_EVENT_KEY_UP);
+        if (frame == SEND)
+            send_jump(rt, 7);
+        if (frame == RELOAD)
+            ck_assert_int_eq(ona_runtime_reload(rt, "mover.lua"), 0);
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60 + (frame % 7) * 0.001), 0);
     }
     ona_runtime_destroy(rt);
@@ -104,9 +127,14 @@ static uint64_t replay_session(uint32_t threads, char *why, size_t size) {
     ona_runtime *rt = make_runtime(threads, NULL, rec_path);
     int rc = 0, frames = 0;
     while (!ona_runtime_quit_requested(rt) && frames < FRAMES + 5) {
-        /* The replay takes its own dt and events: these are ignored. */
+        /* The replay takes its own dt, events, messages from C and reloads: these are
+         * ignored, and the recorded ones are played at their frames. */
         if (frames == 20)
             push_key(rt, ONA_EVENT_KEY_DOWN);
+        if (frames == SEND + 3) {
+            send_jump(rt, 1000);
+            ck_assert_int_eq(ona_runtime_reload(rt, "mover.lua"), 0);
+        }
         rc = ona_runtime_step(rt, 0.5);
         if (rc)
             break;

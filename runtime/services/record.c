@@ -273,6 +273,44 @@ int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_even
     return 0;
 }
 
+size_t ona__record_send(ona__record *r, ona__core *core, uint64_t to, ona_message *m) {
+    size_t mark = r->buf.size;
+    ona__system *sys = r->recording ? ona__actor_resolve(core, to) : NULL;
+    if (sys)
+        ona__rec_put_send(&r->buf, core->frame + 1, sys->spawn_order, m);
+    return mark;
+}
+
+void ona__record_unsend(ona__record *r, size_t mark) {
+    if (r->recording && !r->buf.failed)
+        r->buf.size = mark;
+}
+
+void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame) {
+    for (; r->next_send < r->rec.send_count && r->rec.sends[r->next_send].frame <= frame;
+         r->next_send++) {
+        const ona__rec_send *s = &r->rec.sends[r->next_send];
+        if (s->frame < frame)
+            continue;
+        ona__system *to = NULL;
+        for (uint32_t i = 0; i < core->system_count && !to; i++)
+            if (core->systems[i]->spawn_order == s->order)
+                to = core->systems[i];
+        ona_message m;
+        int rc = to ? ona__rec_send_decode(r->rec.send_bytes + s->offset, s->size, &m)
+                    : ONA_ESTALE;
+        if (rc == 0)
+            rc = ona__actor_send(core, NULL, to->id, &m, NULL, NULL, 0);
+        if (rc) {
+            if (to)
+                ona_message_release(&m);
+            ona_log(ONA_LOG_WARN, "replay",
+                    "frame %llu: the message sent from C to '%s' could not be replayed: %s",
+                    (unsigned long long)frame, system_name(r, core, s->order), ona_strerror(rc));
+        }
+    }
+}
+
 void ona__record_end(ona__record *r) {
     if (r->out) {
         ona__rec_put_end(&r->buf, r->frames);

@@ -39,6 +39,26 @@ typedef struct ona__rec_frame {
     uint32_t first_interrupted, interrupted_count;
 } ona__rec_frame;
 
+/* A message sent from C ('M'): its values' encoding is `values[offset, offset + size)` of the
+ * recording's `send_bytes`. */
+typedef struct ona__rec_send {
+    uint64_t frame;
+    uint32_t order;
+    uint32_t offset, size;
+} ona__rec_send;
+
+/* The kinds of a recorded message's values (record_format.c). */
+enum {
+    ONA__REC_VALUE_NIL = 1,
+    ONA__REC_VALUE_FALSE,
+    ONA__REC_VALUE_TRUE,
+    ONA__REC_VALUE_NUMBER,
+    ONA__REC_VALUE_STRING,
+    ONA__REC_VALUE_BUFFER,
+    ONA__REC_VALUE_TABLE,
+    ONA__REC_VALUE_END,
+};
+
 /* A game file the session loaded ('G', `frame` 0), or a hot reload of one that took effect in
  * `frame` ('R'). */
 typedef struct ona__rec_file {
@@ -75,6 +95,10 @@ typedef struct ona__recording {
     uint32_t file_count, file_cap;
     char *names; /* the files' paths, each NUL-terminated */
     uint32_t names_size, names_cap;
+    ona__rec_send *sends;
+    uint32_t send_count, send_cap;
+    uint8_t *send_bytes;
+    uint32_t send_bytes_size, send_bytes_cap;
     bool ended;     /* the end chunk was read: the session closed cleanly */
     bool truncated; /* the file stops inside a chunk (a crash while recording) */
 } ona__recording;
@@ -121,6 +145,13 @@ void ona__rec_put_file(ona__rec_buf *b, const char *path, uint64_t size, uint64_
 void ona__rec_put_reload(ona__rec_buf *b, uint64_t frame, const char *path, uint64_t size,
                          uint64_t digest);
 void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name);
+/* A message sent from C to spawn order `order`, delivered in `frame` (read, not consumed);
+ * _values writes values already encoded (a parsed recording's). */
+void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_message *m);
+void ona__rec_put_send_values(ona__rec_buf *b, uint64_t frame, uint32_t order,
+                              const uint8_t *values, size_t size);
+/* Rebuilds a recorded message's values into `out` (record_read.c): 0, or the writer's error. */
+int ona__rec_send_decode(const uint8_t *values, size_t size, ona_message *out);
 void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
                         uint32_t event_count, const ona__rec_digest *digests,
                         uint32_t digest_count, const uint32_t *interrupted,
@@ -154,6 +185,7 @@ typedef struct ona__record {
     /* Replaying: the recording and the next frame to play. */
     ona__recording rec;
     uint32_t next;
+    uint32_t next_send; /* the next recorded message from C */
     bool ended_logged;
     uint64_t diverged_frame; /* 0: no divergence */
     uint64_t interrupt_frame; /* the last frame up to now with a budget interrupt, either run */
@@ -191,6 +223,12 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
  * frame and returns ONA_EDIVERGED with `divergence` written at the first difference. */
 int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
                       uint32_t event_count);
+/* Recording: writes the message `m` that C sends to `to` (delivered in the coming frame) and
+ * returns the mark to undo it with ona__record_unsend when the send fails. */
+size_t ona__record_send(ona__record *r, ona__core *core, uint64_t to, ona_message *m);
+void ona__record_unsend(ona__record *r, size_t mark);
+/* Replaying, before frame `frame`'s boundary: sends the messages recorded for it. */
+void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame);
 /* Writes the end chunk and closes the file; frees the replay. */
 void ona__record_end(ona__record *r);
 

@@ -17,6 +17,11 @@
  *            under, else as resolved), varint size, u64 digest of its bytes (digest.h's hash;
  *            two u32, low first); size and digest 0 when it could not be read
  *   'R'    = a hot reload: varint frame it took effect in, then as 'G' (the new content's)
+ *   'M'    = a message sent from C (ona_runtime_send) between frames: varint frame it is
+ *            delivered in, varint receiver's spawn order, then its values to the chunk's end:
+ *            u8 kind (1 nil, 2 false, 3 true, 4 number: f64, 5 string: varint length and
+ *            bytes, 6 buffer: str type (< 64), varint element size, varint count, the bytes,
+ *            7 table begin, 8 table end), tables nested at most ONA_MESSAGE_MAX_DEPTH
  *   'S'    = a system's name, written before the first frame that has its digests:
  *            varint spawn order, str name (at most 63 bytes)
  *   'F'    = a frame: varint frame number (the first is 1; each is the one before + 1),
@@ -252,5 +257,67 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
 void ona__rec_put_end(ona__rec_buf *b, uint64_t frames) {
     size_t at = chunk_begin(b, 'E');
     put_varint(b, frames);
+    chunk_end(b, at);
+}
+
+/* A message's values: u8 kind (ONA__REC_VALUE_*), then a number's f64, a string's varint length
+ * and bytes, a buffer's str type, varint element size, varint count and bytes. */
+void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_message *m) {
+    size_t at = chunk_begin(b, 'M');
+    put_varint(b, frame);
+    put_varint(b, order);
+    ona_message_reader r;
+    ona_message_reader_begin(&r, m);
+    ona_value v;
+    while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END) {
+        switch (v.type) {
+        case ONA_VALUE_BOOLEAN:
+            put_u8(b, v.as.boolean ? ONA__REC_VALUE_TRUE : ONA__REC_VALUE_FALSE);
+            break;
+        case ONA_VALUE_NUMBER:
+            put_u8(b, ONA__REC_VALUE_NUMBER);
+            put_f64(b, v.as.number);
+            break;
+        case ONA_VALUE_STRING:
+        case ONA_VALUE_ONA_STRING: {
+            const char *bytes = v.type == ONA_VALUE_STRING ? v.as.string.bytes
+                                                           : ona_string_data(v.as.ona_string);
+            size_t n = v.type == ONA_VALUE_STRING ? v.as.string.size
+                                                  : ona_string_length(v.as.ona_string);
+            put_u8(b, ONA__REC_VALUE_STRING);
+            put_varint(b, n);
+            put(b, bytes, n);
+            break;
+        }
+        case ONA_VALUE_BUFFER: {
+            ona_buffer *buf = v.as.buffer;
+            size_t n = ona_buffer_count(buf) * ona_buffer_elem_size(buf);
+            put_u8(b, ONA__REC_VALUE_BUFFER);
+            put_str(b, ona_buffer_type(buf), 63);
+            put_varint(b, ona_buffer_elem_size(buf));
+            put_varint(b, ona_buffer_count(buf));
+            put(b, ona_buffer_data(buf), n);
+            break;
+        }
+        case ONA_VALUE_TABLE_BEGIN:
+            put_u8(b, ONA__REC_VALUE_TABLE);
+            break;
+        case ONA_VALUE_TABLE_END:
+            put_u8(b, ONA__REC_VALUE_END);
+            break;
+        default:
+            put_u8(b, ONA__REC_VALUE_NIL);
+            break;
+        }
+    }
+    chunk_end(b, at);
+}
+
+void ona__rec_put_send_values(ona__rec_buf *b, uint64_t frame, uint32_t order,
+                              const uint8_t *values, size_t size) {
+    size_t at = chunk_begin(b, 'M');
+    put_varint(b, frame);
+    put_varint(b, order);
+    put(b, values, size);
     chunk_end(b, at);
 }

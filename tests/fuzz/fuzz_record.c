@@ -38,6 +38,13 @@ static void check_same(const ona__recording *a, const ona__recording *b) {
     check(a->interrupted_count == b->interrupted_count && a->file_count == b->file_count &&
               a->names_size == b->names_size,
           "the round trip changed the interrupts or the files");
+    check(a->send_count == b->send_count && a->send_bytes_size == b->send_bytes_size &&
+              (a->send_bytes_size == 0 ||
+               memcmp(a->send_bytes, b->send_bytes, a->send_bytes_size) == 0),
+          "the round trip changed the messages from C");
+    for (uint32_t i = 0; i < a->send_count; i++)
+        check(a->sends[i].frame == b->sends[i].frame && a->sends[i].order == b->sends[i].order,
+              "the round trip changed a message from C");
     for (uint32_t i = 0; i < a->interrupted_count; i++)
         check(a->interrupted[i] == b->interrupted[i], "the round trip changed an interrupt");
     for (uint32_t i = 0; i < a->file_count; i++)
@@ -94,6 +101,12 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     ona__recording rec;
     char err[256] = "";
     int rc = ona__recording_parse(data, size, &rec, err, sizeof err);
+    for (uint32_t i = 0; rc == 0 && i < rec.send_count; i++) { /* what a replay sends */
+        ona_message m;
+        if (ona__rec_send_decode(rec.send_bytes + rec.sends[i].offset, rec.sends[i].size, &m) ==
+            0)
+            ona_message_release(&m);
+    }
     if (rc) {
         check(rc == ONA_ENOMEM || err[0] != '\0', "a refusal without a reason");
         ona__recording_free(&rec);
@@ -129,6 +142,9 @@ static int fuzz_one(const uint8_t *data, size_t size) {
         else
             ona__rec_put_file(&b, rec.names + f->name, f->size, f->digest);
     }
+    for (uint32_t i = 0; i < rec.send_count; i++)
+        ona__rec_put_send_values(&b, rec.sends[i].frame, rec.sends[i].order,
+                                 rec.send_bytes + rec.sends[i].offset, rec.sends[i].size);
     for (uint32_t i = 0; i < rec.system_count; i++)
         ona__rec_put_system(&b, rec.systems[i].order, rec.systems[i].name);
     for (uint32_t i = 0; i < rec.frame_count; i++) {

@@ -2,7 +2,7 @@
  * make_record_corpus.c: writes the recording fuzzer's seed corpus (tests/fuzz/corpus/record/)
  * with the runtime's own chunk encoders: valid-* recordings (one with every kind of event and
  * digest), trunc-* ones cut inside a chunk (valid: a crash leaves them), and bad-* ones (another
- * version, a flipped byte, no header). tests/test_fuzz_corpus.c holds each file to its name's
+ * version, a flipped byte, no header); valid-v1-events is a version 1 recording. tests/test_fuzz_corpus.c holds each file to its name's
  * verdict. Run by hand (built with ONA_BUILD_FUZZ): make_record_corpus <folder>.
  */
 #include "record.h"
@@ -67,6 +67,20 @@ int main(int argc, char **argv) {
     const uint32_t interrupted[] = {1, 5};
     ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2, NULL, 0);
     ona__rec_put_reload(&b, 2, "player.lua", 99, 77);
+    ona_message m;
+    ona_message_init(&m);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_string(&w, "hit", 3);
+    ona_message_write_table_begin(&w);
+    ona_message_write_string(&w, "damage", 6);
+    ona_message_write_number(&w, 17);
+    ona_message_write_table_end(&w);
+    ona_message_write_boolean(&w, true);
+    ona_message_write_nil(&w);
+    ona_message_writer_end(&w);
+    ona__rec_put_send(&b, 2, 5, &m);
+    ona_message_release(&m);
     ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1, interrupted, 2);
     size_t cut = b.size;
     ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0, NULL, 0);
