@@ -169,6 +169,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rt->core_ready = rc == 0;
         rt->core.services = svc; /* ona__core_init zeroed the core */
         rt->core.digesting = desc.record_path || desc.replay_path;
+        rt->core.detailing = desc.replay_path != NULL;
     }
     if (rc == 0)
         rc = ona__record_files_init(&rt->record, &rt->hot, svc->roots, svc->root_count);

@@ -161,7 +161,7 @@ START_TEST(test_record_replays_identically_on_any_thread_count) {
     ck_assert_str_eq(info.runtime_version, ONA_VERSION_STRING);
     ck_assert_str_eq(info.game, game_dir());
     for (uint32_t threads = 1; threads <= 4; threads *= 2) {
-        char why[512];
+        char why[768];
         uint64_t at = replay_session(threads, why, sizeof why);
         ck_assert_msg(at == 0, "%u threads: diverged at frame %llu: %s\n%s", threads,
                       (unsigned long long)at, why, captured_logs_text());
@@ -175,7 +175,7 @@ START_TEST(test_record_a_changed_line_diverges_at_its_frame_and_system) {
     char changed[2048];
     snprintf(changed, sizeof changed, "local speed = 2%s", strchr(mover_lua, '\n'));
     game_write("mover.lua", changed);
-    char why[512];
+    char why[768];
     uint64_t at = replay_session(2, why, sizeof why);
     ck_assert_msg(at == PRESS, "diverged at %llu: %s", (unsigned long long)at, why);
     ck_assert_msg(strstr(why, "'mover' drew") != NULL, "%s", why);
@@ -184,6 +184,27 @@ START_TEST(test_record_a_changed_line_diverges_at_its_frame_and_system) {
                   captured_logs_text());
     ck_assert(!captured_logs_contain("counter.lua changed"));
     ck_assert(!captured_logs_contain("main.lua changed"));
+}
+END_TEST
+
+/* A changed message names the receiver, the message's number and sender and what it holds
+ * now. */
+START_TEST(test_record_a_changed_message_is_named_with_its_values) {
+    record_session();
+    const char *line = "who = ona.self()})";
+    const char *at = strstr(mover_lua, line);
+    ck_assert_ptr_nonnull(at);
+    char changed[2048];
+    snprintf(changed, sizeof changed, "%.*swho = ona.self(), hit = 'yes'})%s", (int)(at - mover_lua),
+             mover_lua, at + strlen(line));
+    game_write("mover.lua", changed);
+    char why[768];
+    uint64_t frame = replay_session(2, why, sizeof why);
+    ck_assert_msg(frame == 1, "diverged at %llu: %s", (unsigned long long)frame, why);
+    ck_assert_msg(strstr(why, "'counter' received message 1 from 'mover': ({") != NULL &&
+                      strstr(why, "hit = \"yes\"") != NULL &&
+                      strstr(why, "now, another one in the recording") != NULL,
+                  "%s", why);
 }
 END_TEST
 
@@ -335,6 +356,7 @@ int main(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_record_replays_identically_on_any_thread_count);
     tcase_add_test(tc, test_record_a_changed_line_diverges_at_its_frame_and_system);
+    tcase_add_test(tc, test_record_a_changed_message_is_named_with_its_values);
     tcase_add_test(tc, test_record_resimulate_reports_the_divergence_and_runs_to_the_end);
     tcase_add_test(tc, test_record_a_divergence_after_a_runaway_interrupt_says_so);
     tcase_add_test(tc, test_record_bad_files_are_refused_with_their_reason);

@@ -114,6 +114,9 @@ static int gather(ona__record *r, ona__core *core) {
                 d.count[k] = sys->digest_count[k];
                 d.hash[k] = (uint32_t)sys->digest[k];
             }
+        d.detail_count = ONA_MIN(d.count[ONA__DIGEST_RECEIVED], ONA__DETAIL_MESSAGES);
+        memcpy(d.detail_from, sys->detail_from, d.detail_count * sizeof *d.detail_from);
+        memcpy(d.detail_hash, sys->detail_hash, d.detail_count * sizeof *d.detail_hash);
         memset(sys->digest, 0, sizeof sys->digest);
         memset(sys->digest_count, 0, sizeof sys->digest_count);
         if (!d.mask)
@@ -133,6 +136,57 @@ static const char *system_name(const ona__record *r, ona__core *core, uint32_t o
     return name ? name : "?";
 }
 
+/* The name of the sender `from` (spawn order + 1; 0: C). */
+static const char *sender_name(const ona__record *r, ona__core *core, uint32_t from) {
+    return from ? system_name(r, core, from - 1) : "C (ona_runtime_send)";
+}
+
+/* The text of message `i` that system `order` took this frame, when the replay kept it. */
+static const char *taken_text(ona__core *core, uint32_t order, uint32_t i) {
+    for (uint32_t s = 0; s < core->system_count; s++)
+        if (core->systems[s]->spawn_order == order)
+            return core->systems[s]->detail_text && i < ONA__DETAIL_MESSAGES
+                       ? core->systems[s]->detail_text + i * ONA__DETAIL_TEXT
+                       : NULL;
+    return NULL;
+}
+
+/* The first of the frame's first messages that differs (sender or content) between the
+ * recording and now: written into the divergence, true; false when those are the same. */
+static bool describe_message(ona__record *r, ona__core *core, const char *name,
+                             const ona__rec_digest *was, const ona__rec_digest *now) {
+    uint32_t order = was->mask ? was->order : now->order;
+    if (was->count[ONA__DIGEST_RECEIVED] && !was->detail_count) /* a version 1 recording */
+        return false;
+    uint32_t n = ONA_MAX(was->detail_count, now->detail_count);
+    for (uint32_t i = 0; i < n; i++) {
+        bool in_was = i < was->detail_count, in_now = i < now->detail_count;
+        if (in_was && in_now && was->detail_from[i] == now->detail_from[i] &&
+            was->detail_hash[i] == now->detail_hash[i])
+            continue;
+        const char *value = in_now ? taken_text(core, order, i) : NULL;
+        if (!in_now)
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s' in the recording, none now", name,
+                     i + 1, sender_name(r, core, was->detail_from[i]));
+        else if (!in_was)
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s': %s now, none in the recording", name,
+                     i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?");
+        else if (was->detail_from[i] != now->detail_from[i])
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s' now (%s), from '%s' in the recording",
+                     name, i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?",
+                     sender_name(r, core, was->detail_from[i]));
+        else
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s': %s now, another one in the recording",
+                     name, i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?");
+        return true;
+    }
+    return false;
+}
+
 static const char *const kind_verbs[ONA__DIGEST_KINDS] = {"received", "drew", "played"};
 static const char *const kind_nouns[ONA__DIGEST_KINDS] = {"messages", "draw calls",
                                                           "sound commands"};
@@ -147,6 +201,10 @@ static void describe(ona__record *r, ona__core *core, const ona__rec_digest *was
     was = was ? was : &none;
     now = now ? now : &none;
     for (int k = 0; k < ONA__DIGEST_KINDS; k++) {
+        if (k == ONA__DIGEST_RECEIVED &&
+            (was->count[k] != now->count[k] || was->hash[k] != now->hash[k]) &&
+            describe_message(r, core, name, was, now))
+            return;
         if (was->count[k] != now->count[k]) {
             snprintf(r->divergence, sizeof r->divergence,
                      "'%s' %s %u %s in the recording, %u now", name, kind_verbs[k],

@@ -28,6 +28,10 @@ typedef struct ona__rec_digest {
     uint8_t mask;
     uint32_t count[ONA__DIGEST_KINDS];
     uint32_t hash[ONA__DIGEST_KINDS];
+    /* The first messages received, in detail (version 2): the sender's spawn order + 1 (0:
+     * from C) and the low half of each message's digest; min(count, ONA__DETAIL_MESSAGES). */
+    uint32_t detail_count;
+    uint32_t detail_from[ONA__DETAIL_MESSAGES], detail_hash[ONA__DETAIL_MESSAGES];
 } ona__rec_digest;
 
 typedef struct ona__rec_frame {

@@ -39,7 +39,9 @@
  *              others          nothing
  *   digest = varint spawn order (strictly growing within a frame), u8 mask of kinds
  *            (bit k: ONA__DIGEST_* k, digest.h), then for each bit set, lowest first:
- *            varint item count, u32 low half of the digest
+ *            varint item count, u32 low half of the digest; for received messages (bit 0),
+ *            version 2 goes on with the first min(count, 8) messages: varint sender's spawn
+ *            order + 1 (0: from C), u32 low half of that message's digest
  *
  * A system with no item of any kind in a frame has no digest there. Unknown tags are an error:
  * a new chunk is a new format version. A frame of a small game is 10-30 bytes plus its events
@@ -246,6 +248,10 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
             if (d->mask & (1u << k)) {
                 put_varint(b, d->count[k]);
                 put_u32(b, d->hash[k]);
+                for (uint32_t m = 0; k == ONA__DIGEST_RECEIVED && m < d->detail_count; m++) {
+                    put_varint(b, d->detail_from[m]);
+                    put_u32(b, d->detail_hash[m]);
+                }
             }
     }
     put_varint(b, interrupted_count);

@@ -403,6 +403,16 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
                     return -1;
                 d->count[k] = (uint32_t)count;
                 d->hash[k] = get_u32(r);
+                if (k != ONA__DIGEST_RECEIVED || out->version < 2)
+                    continue;
+                d->detail_count = (uint32_t)ONA_MIN(count, ONA__DETAIL_MESSAGES);
+                for (uint32_t m = 0; m < d->detail_count; m++) {
+                    uint64_t from = get_varint(r);
+                    d->detail_from[m] = from <= UINT32_MAX ? (uint32_t)from : 0;
+                    d->detail_hash[m] = get_u32(r);
+                    if (from > UINT32_MAX)
+                        return -1;
+                }
             }
         if (r->bad)
             return -1;

@@ -59,7 +59,13 @@ int main(int argc, char **argv) {
     events[6].type = ONA_EVENT_WINDOW_FOCUS;
     events[7].type = ONA_EVENT_QUIT;
     ona__rec_digest digests[2] = {
-        {.order = 1, .mask = 3, .count = {2, 1, 0}, .hash = {0xdeadbeef, 7, 0}},
+        {.order = 1,
+         .mask = 3,
+         .count = {2, 1, 0},
+         .hash = {0xdeadbeef, 7, 0},
+         .detail_count = 2,
+         .detail_from = {0, 6},
+         .detail_hash = {11, 12}},
         {.order = 5, .mask = 4, .count = {0, 0, 1}, .hash = {0, 0, 42}},
     };
     ona__rec_put_system(&b, 1, "player");
