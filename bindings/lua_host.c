@@ -223,6 +223,7 @@ static int open_state(lua_State *L) {
     lua->events_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
     lua_gc(L, LUA_GCRESTART, 0);
+    ona__lua_record_warnings(L, svc->core); /* a recording's blind spots say so */
     /* luaL_loadfile names the chunk "@path", so errors read path:line: message. */
     if (luaL_loadfile(L, lua->script_path))
         return lua_error(L);

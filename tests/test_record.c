@@ -208,6 +208,29 @@ START_TEST(test_record_a_changed_message_is_named_with_its_values) {
 }
 END_TEST
 
+/* While recording, a script reading the wall clock is told (once, at its line) that a replay
+ * will not see the answer; a replay does not warn. */
+START_TEST(test_record_os_time_warns_while_recording) {
+    game_write("clock.lua", "return {\n"
+                            "  process = function(state)\n"
+                            "    state.t = os.time() + os.clock()\n"
+                            "  end,\n"
+                            "}\n");
+    game_write("main.lua", "ona.spawn('mover.lua')\n"
+                           "ona.spawn('counter.lua', nil, {after = {'mover'}})\n"
+                           "ona.spawn('clock.lua')\n");
+    record_session();
+    ck_assert_msg(captured_logs_contain("clock.lua:3: 'clock' called os.time while recording"),
+                  "%s", captured_logs_text());
+    ck_assert(captured_logs_contain("'clock' called os.clock while recording"));
+    capture_logs_end();
+    capture_logs_begin();
+    char why[768];
+    ck_assert_uint_eq(replay_session(2, why, sizeof why), 0);
+    ck_assert(!captured_logs_contain("while recording"));
+}
+END_TEST
+
 /* With resimulate the changed line's divergence is reported and the replay goes on: every step
  * succeeds up to the recording's end, and the seed and files named are the recording's. */
 START_TEST(test_record_resimulate_reports_the_divergence_and_runs_to_the_end) {
@@ -357,6 +380,7 @@ int main(void) {
     tcase_add_test(tc, test_record_replays_identically_on_any_thread_count);
     tcase_add_test(tc, test_record_a_changed_line_diverges_at_its_frame_and_system);
     tcase_add_test(tc, test_record_a_changed_message_is_named_with_its_values);
+    tcase_add_test(tc, test_record_os_time_warns_while_recording);
     tcase_add_test(tc, test_record_resimulate_reports_the_divergence_and_runs_to_the_end);
     tcase_add_test(tc, test_record_a_divergence_after_a_runaway_interrupt_says_so);
     tcase_add_test(tc, test_record_bad_files_are_refused_with_their_reason);
