@@ -15,8 +15,15 @@
 
 #include <lauxlib.h>
 
+/* True when the caller is the runtime's own Lua (the prelude's require looks for files with
+ * io.open): its chunk names start with '='; a game's start with '@'. */
+static bool called_by_runtime(lua_State *L) {
+    lua_Debug ar;
+    return lua_getstack(L, 1, &ar) && lua_getinfo(L, "S", &ar) && ar.source[0] == '=';
+}
+
 static int warn_then_call(lua_State *L) {
-    if (!lua_toboolean(L, lua_upvalueindex(3))) {
+    if (!lua_toboolean(L, lua_upvalueindex(3)) && !called_by_runtime(L)) {
         lua_pushboolean(L, 1);
         lua_replace(L, lua_upvalueindex(3));
         luaL_where(L, 1);

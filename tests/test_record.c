@@ -35,14 +35,13 @@ static const char *const mover_lua =
     "  end,\n"
     "  reload = function(state) state.x = state.x + 100 end,\n"
     "}\n";
-static const char *const counter_lua =
-    "return {\n"
-    "  process = function(state)\n"
-    "    for _, m in ona.messages() do\n"
-    "      ona.gfx.rect(m.x, 40, 2, 2)\n"
-    "    end\n"
-    "  end,\n"
-    "}\n";
+static const char *const counter_lua = "return {\n"
+                                       "  process = function(state)\n"
+                                       "    for _, m in ona.messages() do\n"
+                                       "      ona.gfx.rect(m.x, 40, 2, 2)\n"
+                                       "    end\n"
+                                       "  end,\n"
+                                       "}\n";
 
 static char rec_path[600];
 
@@ -72,8 +71,8 @@ static ona_runtime *make_runtime_from(ona_runtime_desc desc) {
 }
 
 static ona_runtime *make_runtime(uint32_t threads, const char *record, const char *replay) {
-    return make_runtime_from((ona_runtime_desc){
-        .threads = threads, .record_path = record, .replay_path = replay});
+    return make_runtime_from(
+        (ona_runtime_desc){.threads = threads, .record_path = record, .replay_path = replay});
 }
 
 /* Sends mover {jump = n} from C. */
@@ -102,8 +101,8 @@ static void push_key(ona_runtime *rt, ona_event_type type) {
  * before frame RELEASE, sending mover a jump from C before frame SEND and reloading mover.lua
  * (its reload hook jumps too) before frame RELOAD; the dt varies, as measured time would. */
 static void record_session_with(uint32_t turn_budget_ms) {
-    ona_runtime *rt = make_runtime_from(
-        (ona_runtime_desc){.threads = 2, .record_path = rec_path, .turn_budget_ms = turn_budget_ms});
+    ona_runtime *rt = make_runtime_from((ona_runtime_desc){
+        .threads = 2, .record_path = rec_path, .turn_budget_ms = turn_budget_ms});
     for (int frame = 1; frame <= FRAMES; frame++) {
         if (frame == PRESS)
             push_key(rt, ONA_EVENT_KEY_DOWN);
@@ -195,8 +194,8 @@ START_TEST(test_record_a_changed_message_is_named_with_its_values) {
     const char *at = strstr(mover_lua, line);
     ck_assert_ptr_nonnull(at);
     char changed[2048];
-    snprintf(changed, sizeof changed, "%.*swho = ona.self(), hit = 'yes'})%s", (int)(at - mover_lua),
-             mover_lua, at + strlen(line));
+    snprintf(changed, sizeof changed, "%.*swho = ona.self(), hit = 'yes'})%s",
+             (int)(at - mover_lua), mover_lua, at + strlen(line));
     game_write("mover.lua", changed);
     char why[768];
     uint64_t frame = replay_session(2, why, sizeof why);

@@ -502,8 +502,7 @@ uint8_t *run_session(const game_session *s, uint64_t *diverged, char *why, size_
     if (s->video == ONA_VIDEO_OFFSCREEN)
         snprintf(shot, sizeof shot, "/tmp/ona-test-session-%d.png", (int)getpid());
     int rc = 0;
-    for (int frame = 1; frame <= s->frames && rc == 0 && !ona_runtime_quit_requested(rt);
-         frame++) {
+    for (int frame = 1; frame <= s->frames && rc == 0 && !ona_runtime_quit_requested(rt); frame++) {
         if (s->input)
             s->input(rt, frame);
         if (shot[0] && frame == s->frames)

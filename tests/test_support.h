@@ -123,8 +123,8 @@ void assert_scripts_without(const char *dir, const char *text);
  *   assert_recording_replays(s);
  */
 typedef struct game_session {
-    const char *root;   /* the game folder (its main.lua is spawned, after the collector) */
-    const char *args;   /* main.lua's "key=value" args (make_args) */
+    const char *root; /* the game folder (its main.lua is spawned, after the collector) */
+    const char *args; /* main.lua's "key=value" args (make_args) */
     uint32_t threads;
     ona_video video;    /* ONA_VIDEO_NONE (headless) or ONA_VIDEO_OFFSCREEN (320 x 240) */
     int frames;         /* frames to run (a replay stops earlier at its recording's end) */

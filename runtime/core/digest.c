@@ -86,8 +86,7 @@ void ona__digest_take(ona__system *sys, uint32_t from) {
     if (!sys->detail_text)
         sys->detail_text = ona__malloc(ONA__DETAIL_MESSAGES * ONA__DETAIL_TEXT);
     if (sys->detail_text)
-        ona__message_render(&sys->inbox, sys->detail_text + i * ONA__DETAIL_TEXT,
-                            ONA__DETAIL_TEXT);
+        ona__message_render(&sys->inbox, sys->detail_text + i * ONA__DETAIL_TEXT, ONA__DETAIL_TEXT);
 }
 
 /* --- Text ------------------------------------------------------------------------------------ */
@@ -121,14 +120,13 @@ static void add_value(text *t, ona_message_reader *r, const ona_value *v) {
     case ONA_VALUE_STRING:
     case ONA_VALUE_ONA_STRING:
         add(t, "\"", 1);
-        add(t,
-            v->type == ONA_VALUE_STRING ? v->as.string.bytes : ona_string_data(v->as.ona_string),
+        add(t, v->type == ONA_VALUE_STRING ? v->as.string.bytes : ona_string_data(v->as.ona_string),
             v->type == ONA_VALUE_STRING ? v->as.string.size : ona_string_length(v->as.ona_string));
         add(t, "\"", 1);
         break;
     case ONA_VALUE_BUFFER:
-        add(t, num, (size_t)snprintf(num, sizeof num, "<buffer of %zu>",
-                                     ona_buffer_count(v->as.buffer)));
+        add(t, num,
+            (size_t)snprintf(num, sizeof num, "<buffer of %zu>", ona_buffer_count(v->as.buffer)));
         break;
     case ONA_VALUE_TABLE_BEGIN: {
         add(t, "{", 1);

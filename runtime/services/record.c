@@ -33,8 +33,7 @@ static void record_flush(ona__record *r) {
     if (r->buf.failed) {
         errno = ENOMEM;
         record_fail(r, "out of memory recording to");
-    } else if (fwrite(r->buf.bytes, 1, r->buf.size, r->out) != r->buf.size ||
-               fflush(r->out) != 0) {
+    } else if (fwrite(r->buf.bytes, 1, r->buf.size, r->out) != r->buf.size || fflush(r->out) != 0) {
         record_fail(r, "cannot write");
     }
     r->buf.size = 0;
@@ -87,7 +86,7 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
         r->ended_logged = true;
         return NULL;
     }
-    static const ona_event none[1];           /* a frame without events still replaces them */
+    static const ona_event none[1]; /* a frame without events still replaces them */
     const ona__rec_frame *f = &r->rec.frames[r->next];
     *events = r->rec.events ? r->rec.events + f->first_event : none;
     return f;
@@ -102,8 +101,8 @@ static int gather(ona__record *r, ona__core *core) {
         ona__system *sys = core->systems[i];
         if (sys->interrupted) {
             sys->interrupted = false;
-            if (!ona__rec_grow((void **)&r->interrupted, &r->interrupted_cap,
-                               r->interrupted_count, sizeof *r->interrupted))
+            if (!ona__rec_grow((void **)&r->interrupted, &r->interrupted_cap, r->interrupted_count,
+                               sizeof *r->interrupted))
                 return ONA_ENOMEM;
             r->interrupted[r->interrupted_count++] = sys->spawn_order;
         }
@@ -167,8 +166,8 @@ static bool describe_message(ona__record *r, ona__core *core, const char *name,
         const char *value = in_now ? taken_text(core, order, i) : NULL;
         if (!in_now)
             snprintf(r->divergence, sizeof r->divergence,
-                     "'%s' received message %u from '%s' in the recording, none now", name,
-                     i + 1, sender_name(r, core, was->detail_from[i]));
+                     "'%s' received message %u from '%s' in the recording, none now", name, i + 1,
+                     sender_name(r, core, was->detail_from[i]));
         else if (!in_was)
             snprintf(r->divergence, sizeof r->divergence,
                      "'%s' received message %u from '%s': %s now, none in the recording", name,
@@ -206,9 +205,8 @@ static void describe(ona__record *r, ona__core *core, const ona__rec_digest *was
             describe_message(r, core, name, was, now))
             return;
         if (was->count[k] != now->count[k]) {
-            snprintf(r->divergence, sizeof r->divergence,
-                     "'%s' %s %u %s in the recording, %u now", name, kind_verbs[k],
-                     was->count[k], kind_nouns[k], now->count[k]);
+            snprintf(r->divergence, sizeof r->divergence, "'%s' %s %u %s in the recording, %u now",
+                     name, kind_verbs[k], was->count[k], kind_nouns[k], now->count[k]);
             return;
         }
         if (was->hash[k] != now->hash[k]) {
@@ -355,8 +353,7 @@ void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame) {
             if (core->systems[i]->spawn_order == s->order)
                 to = core->systems[i];
         ona_message m;
-        int rc = to ? ona__rec_send_decode(r->rec.send_bytes + s->offset, s->size, &m)
-                    : ONA_ESTALE;
+        int rc = to ? ona__rec_send_decode(r->rec.send_bytes + s->offset, s->size, &m) : ONA_ESTALE;
         if (rc == 0)
             rc = ona__actor_send(core, NULL, to->id, &m, NULL, NULL, 0);
         if (rc) {

@@ -157,9 +157,8 @@ void ona__rec_put_send_values(ona__rec_buf *b, uint64_t frame, uint32_t order,
 /* Rebuilds a recorded message's values into `out` (record_read.c): 0, or the writer's error. */
 int ona__rec_send_decode(const uint8_t *values, size_t size, ona_message *out);
 void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
-                        uint32_t event_count, const ona__rec_digest *digests,
-                        uint32_t digest_count, const uint32_t *interrupted,
-                        uint32_t interrupted_count);
+                        uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,
+                        const uint32_t *interrupted, uint32_t interrupted_count);
 void ona__rec_put_end(ona__rec_buf *b, uint64_t frames);
 
 /* --- A runtime's recording or replay (record.c) ---------------------------------------------- */
@@ -191,7 +190,7 @@ typedef struct ona__record {
     uint32_t next;
     uint32_t next_send; /* the next recorded message from C */
     bool ended_logged;
-    uint64_t diverged_frame; /* 0: no divergence */
+    uint64_t diverged_frame;  /* 0: no divergence */
     uint64_t interrupt_frame; /* the last frame up to now with a budget interrupt, either run */
     uint32_t interrupt_order; /* the interrupted system (spawn order) */
     bool interrupt_recorded;  /* in the recording (else in this replay) */

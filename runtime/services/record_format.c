@@ -230,9 +230,8 @@ static void put_event(ona__rec_buf *b, const ona_event *e) {
 }
 
 void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
-                        uint32_t event_count, const ona__rec_digest *digests,
-                        uint32_t digest_count, const uint32_t *interrupted,
-                        uint32_t interrupted_count) {
+                        uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,
+                        const uint32_t *interrupted, uint32_t interrupted_count) {
     size_t at = chunk_begin(b, 'F');
     put_varint(b, frame);
     put_f64(b, dt);
@@ -286,10 +285,10 @@ void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_mess
             break;
         case ONA_VALUE_STRING:
         case ONA_VALUE_ONA_STRING: {
-            const char *bytes = v.type == ONA_VALUE_STRING ? v.as.string.bytes
-                                                           : ona_string_data(v.as.ona_string);
-            size_t n = v.type == ONA_VALUE_STRING ? v.as.string.size
-                                                  : ona_string_length(v.as.ona_string);
+            const char *bytes =
+                v.type == ONA_VALUE_STRING ? v.as.string.bytes : ona_string_data(v.as.ona_string);
+            size_t n =
+                v.type == ONA_VALUE_STRING ? v.as.string.size : ona_string_length(v.as.ona_string);
             put_u8(b, ONA__REC_VALUE_STRING);
             put_varint(b, n);
             put(b, bytes, n);

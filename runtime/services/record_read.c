@@ -226,9 +226,10 @@ static int parse_send(reader *r, ona__recording *out) {
         return ONA_ENOMEM;
     if (size)
         memcpy(out->send_bytes + out->send_bytes_size, values, size);
-    out->sends[out->send_count++] = (ona__rec_send){
-        .frame = frame, .order = (uint32_t)order, .offset = out->send_bytes_size,
-        .size = (uint32_t)size};
+    out->sends[out->send_count++] = (ona__rec_send){.frame = frame,
+                                                    .order = (uint32_t)order,
+                                                    .offset = out->send_bytes_size,
+                                                    .size = (uint32_t)size};
     out->send_bytes_size += (uint32_t)size;
     return 0;
 }
@@ -356,9 +357,12 @@ static int parse_file(reader *r, ona__recording *out, uint64_t frame) {
 }
 
 static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize) {
-    if (!ona__rec_grow((void **)&out->frames, &out->frame_cap, out->frame_count, sizeof *out->frames))
+    if (!ona__rec_grow((void **)&out->frames, &out->frame_cap, out->frame_count,
+                       sizeof *out->frames))
         return ONA_ENOMEM;
     ona__rec_frame *f = &out->frames[out->frame_count];
+    memset(f, 0, sizeof *f);
+    f->first_interrupted = out->interrupted_count;
     f->frame = get_varint(r);
     f->dt = get_f64(r);
     uint64_t events = get_varint(r);
@@ -373,7 +377,8 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
     f->first_event = out->event_count;
     f->event_count = (uint32_t)events;
     for (uint64_t i = 0; i < events; i++) {
-        if (!ona__rec_grow((void **)&out->events, &out->event_cap, out->event_count, sizeof *out->events))
+        if (!ona__rec_grow((void **)&out->events, &out->event_cap, out->event_count,
+                           sizeof *out->events))
             return ONA_ENOMEM;
         if (!get_event(r, &out->events[out->event_count]) || r->bad)
             return -1;
@@ -386,7 +391,7 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
     f->digest_count = (uint32_t)digests;
     for (uint64_t i = 0; i < digests; i++) {
         if (!ona__rec_grow((void **)&out->digests, &out->digest_cap, out->digest_count,
-                  sizeof *out->digests))
+                           sizeof *out->digests))
             return ONA_ENOMEM;
         ona__rec_digest *d = &out->digests[out->digest_count];
         memset(d, 0, sizeof *d);
@@ -428,8 +433,8 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
             uint64_t order = get_varint(r);
             if (r->bad || order > UINT32_MAX || (i > 0 && order <= last))
                 return -1;
-            if (!ona__rec_grow((void **)&out->interrupted, &out->interrupted_cap, out->interrupted_count,
-                      sizeof *out->interrupted))
+            if (!ona__rec_grow((void **)&out->interrupted, &out->interrupted_cap,
+                               out->interrupted_count, sizeof *out->interrupted))
                 return ONA_ENOMEM;
             out->interrupted[out->interrupted_count++] = (uint32_t)order;
             last = order;
@@ -454,9 +459,9 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
     while (file.p < file.end) {
         size_t at = (size_t)(file.p - bytes);
         if (file.end - file.p < 9 ||
-            (uint64_t)(file.end - file.p) < 9 + (uint64_t)(file.p[1] | file.p[2] << 8 |
-                                                           file.p[3] << 16 |
-                                                           (uint32_t)file.p[4] << 24)) {
+            (uint64_t)(file.end - file.p) <
+                9 + (uint64_t)(file.p[1] | file.p[2] << 8 | file.p[3] << 16 |
+                               (uint32_t)file.p[4] << 24)) {
             out->truncated = true; /* a chunk cut short: what a crash leaves */
             break;
         }
@@ -483,7 +488,7 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             break;
         case 'S': {
             if (!ona__rec_grow((void **)&out->systems, &out->system_cap, out->system_count,
-                      sizeof *out->systems))
+                               sizeof *out->systems))
                 return ONA_ENOMEM;
             ona__rec_system *s = &out->systems[out->system_count];
             uint64_t order = get_varint(&r);
@@ -499,15 +504,14 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             break;
         case 'M':
             if (out->version < 2)
-                return fail(err, errsize, "a 'M' chunk in a version 1 recording, at byte %zu",
-                            at);
+                return fail(err, errsize, "a 'M' chunk in a version 1 recording, at byte %zu", at);
             rc = parse_send(&r, out);
             break;
         case 'G':
         case 'R': {
             if (out->version < 2)
-                return fail(err, errsize, "a '%c' chunk in a version 1 recording, at byte %zu",
-                            tag, at);
+                return fail(err, errsize, "a '%c' chunk in a version 1 recording, at byte %zu", tag,
+                            at);
             uint64_t frame = tag == 'R' ? get_varint(&r) : 0;
             rc = r.bad || (tag == 'R' && frame == 0) ? -1 : parse_file(&r, out, frame);
             break;

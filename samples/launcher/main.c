@@ -5,8 +5,8 @@
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--fixed-dt SECONDS|off] [--max-fps N]
- *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE [--resimulate]]
- *       [key=value ...]
+ *       [--save-dir PATH] [--max-systems N] [--seed N]
+ *       [--record FILE | --replay FILE [--resimulate]] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version

@@ -103,8 +103,7 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     int rc = ona__recording_parse(data, size, &rec, err, sizeof err);
     for (uint32_t i = 0; rc == 0 && i < rec.send_count; i++) { /* what a replay sends */
         ona_message m;
-        if (ona__rec_send_decode(rec.send_bytes + rec.sends[i].offset, rec.sends[i].size, &m) ==
-            0)
+        if (ona__rec_send_decode(rec.send_bytes + rec.sends[i].offset, rec.sends[i].size, &m) == 0)
             ona_message_release(&m);
     }
     if (rc) {
@@ -149,11 +148,10 @@ static int fuzz_one(const uint8_t *data, size_t size) {
         ona__rec_put_system(&b, rec.systems[i].order, rec.systems[i].name);
     for (uint32_t i = 0; i < rec.frame_count; i++) {
         const ona__rec_frame *f = &rec.frames[i];
-        ona__rec_put_frame(&b, f->frame, f->dt, rec.events ? rec.events + f->first_event : NULL,
-                           f->event_count, rec.digests ? rec.digests + f->first_digest : NULL,
-                           f->digest_count,
-                           rec.interrupted ? rec.interrupted + f->first_interrupted : NULL,
-                           f->interrupted_count);
+        ona__rec_put_frame(
+            &b, f->frame, f->dt, rec.events ? rec.events + f->first_event : NULL, f->event_count,
+            rec.digests ? rec.digests + f->first_digest : NULL, f->digest_count,
+            rec.interrupted ? rec.interrupted + f->first_interrupted : NULL, f->interrupted_count);
     }
     if (rec.ended)
         ona__rec_put_end(&b, rec.frame_count);

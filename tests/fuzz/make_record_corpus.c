@@ -2,8 +2,9 @@
  * make_record_corpus.c: writes the recording fuzzer's seed corpus (tests/fuzz/corpus/record/)
  * with the runtime's own chunk encoders: valid-* recordings (one with every kind of event and
  * digest), trunc-* ones cut inside a chunk (valid: a crash leaves them), and bad-* ones (another
- * version, a flipped byte, no header); valid-v1-events is a version 1 recording. tests/test_fuzz_corpus.c holds each file to its name's
- * verdict. Run by hand (built with ONA_BUILD_FUZZ): make_record_corpus <folder>.
+ * version, a flipped byte, no header); valid-v1-events is a version 1 recording.
+ * tests/test_fuzz_corpus.c holds each file to its name's verdict. Run by hand (built with
+ * ONA_BUILD_FUZZ): make_record_corpus <folder>.
  */
 #include "record.h"
 
@@ -32,18 +33,18 @@ int main(int argc, char **argv) {
     const char *args[] = {"autoplay=1", "level=2", NULL};
     ona__rec_buf b = {0};
     ona__rec_put_header(&b, &(ona__rec_header){.game = "samples/invaders",
-                                                .delivery = ONA_DELIVERY_ORDERED,
-                                                .threads = 2,
-                                                .width = 960,
-                                                .height = 720,
-                                                .args = args});
+                                               .delivery = ONA_DELIVERY_ORDERED,
+                                               .threads = 2,
+                                               .width = 960,
+                                               .height = 720,
+                                               .args = args});
     ona__rec_put_end(&b, 0);
     save("valid-empty", b.bytes, b.size);
 
     b.size = 0;
-    ona__rec_put_header(&b, &(ona__rec_header){
-                                .game = "game", .delivery = ONA_DELIVERY_ORDERED, .threads = 4,
-                                .seed = 12345});
+    ona__rec_put_header(
+        &b, &(ona__rec_header){
+                .game = "game", .delivery = ONA_DELIVERY_ORDERED, .threads = 4, .seed = 12345});
     ona__rec_put_file(&b, "main.lua", 120, 0x0123456789abcdefull);
     ona__rec_put_file(&b, "missing.lua", 0, 0);
     ona_event events[8] = {{0}};
