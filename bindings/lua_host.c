@@ -244,6 +244,7 @@ static int open_script(lua_State *L) {
      * (lua_sandbox.c). */
     if (lua->sandboxed)
         ona__lua_sandbox(L);
+    ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
     /* Both name the chunk "@path", so errors read path:line: message. */
     if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
                        : luaL_loadfile(L, lua->script_path))

@@ -131,6 +131,10 @@ void ona__lua_close(ona__lua *lua, bool run_exit);
 void ona__lua_free(ona__lua *lua);
 /* Pushes the spawn args' first value (or nil). 0, or an error with nothing pushed. */
 int ona__lua_push_args(ona__lua *lua, lua_State *L);
+/* lua_record.c: while `core` records, os.time, os.clock, os.date, os.getenv, io.open, io.read,
+ * io.lines and io.popen in `L` warn once each (file:line) that a replay will not see their
+ * answer. At state creation, before the script runs. */
+void ona__lua_record_warnings(lua_State *L, const ona__core *core);
 /* The host's reload. Main, between frames: re-runs the system's code if `path` is its script or
  * a module it required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps
  * running). */

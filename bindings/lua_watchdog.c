@@ -87,6 +87,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
         snprintf(scope->message, sizeof scope->message, "runaway %s: %llu ms%s%s at %s",
                  scope->watch.what, ms, cb ? " in " : "", cb ? cb : "", at);
         scope->raised = true;
+        lua->sys->interrupted = true; /* a recording notes where a wall-time budget cut in */
     }
     lua_pushstring(L, scope->message);
     lua_error(L);

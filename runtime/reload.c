@@ -83,6 +83,8 @@ static void reload_one(void *ctx, uint32_t index) {
 void ona__runtime_apply_reloads(ona_runtime *rt) {
     ona__hot_reload *h = &rt->hot;
     ona__hot_reload_poll(h);
+    /* A recording writes the changes as inputs of the coming frame; a replay plays its own. */
+    ona__record_reloads(&rt->record, rt->core.frame + 1);
     ona__assets_boundary(&rt->services.assets); /* frees, retries, files created unseen */
     int *results = NULL;
     if (h->changed_count) {

@@ -172,14 +172,23 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rt->core_ready = rc == 0;
         rt->core.services = svc; /* ona__core_init zeroed the core */
         rt->core.digesting = desc.record_path || desc.replay_path;
+        rt->core.detailing = desc.replay_path != NULL;
     }
-    /* Early, before any system exists: the replay's file is checked before a window opens. */
-    if (rc == 0 && desc.replay_path)
+    if (rc == 0)
+        rc = ona__record_files_init(&rt->record, &rt->hot, svc->roots, svc->root_count);
+    /* Early, before any system exists: the replay's file is checked before a window opens, and
+     * gives the session its seed and window size. */
+    if (rc == 0 && desc.replay_path) {
         rc = ona__replay_begin(&rt->record, desc.replay_path);
-    if (rc == 0 && desc.record_path)
-        rc = ona__record_begin(&rt->record, desc.record_path,
-                               desc.record_game ? desc.record_game : svc->roots[0],
-                               (uint32_t)desc.delivery, desc.threads, desc.record_args);
+        rt->record.resimulate = desc.resimulate;
+        if (rc == 0 && rt->record.rec.version >= 2) {
+            svc->seed = rt->record.rec.seed;
+            if (!desc.window.width && !desc.window.height && rt->record.rec.width) {
+                desc.window.width = (int)rt->record.rec.width;
+                desc.window.height = (int)rt->record.rec.height;
+            }
+        }
+    }
     if (rc == 0) {
         rc = ona__watchdog_start(&rt->core, &rt->services.watchdog);
         /* Which LuaJIT, and whether the turn budget can stop a JIT-compiled loop (info where it
@@ -216,6 +225,22 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     if (rc == 0) {
         rc = ona__hot_reload_init(&rt->hot, &rt->loop, desc.hot_reload);
         rt->hot_ready = rc == 0;
+        /* The watcher's list is the recording's list of loaded files (record_files.c). */
+        rt->hot.listing = desc.record_path || desc.replay_path;
+    }
+    if (rc == 0 && desc.replay_path)
+        ona__replay_check_files(&rt->record);
+    if (rc == 0 && desc.record_path) {
+        ona__rec_header header = {
+            .game = desc.record_game ? desc.record_game : svc->roots[0],
+            .delivery = (uint32_t)desc.delivery,
+            .threads = desc.threads,
+            .seed = desc.seed,
+            .width = (uint32_t)svc->video.width,
+            .height = (uint32_t)svc->video.height,
+            .args = desc.record_args,
+        };
+        rc = ona__record_begin(&rt->record, desc.record_path, &header);
     }
     if (rc == 0) {
         rc = ona__assets_init(&svc->assets, svc->roots, svc->root_count, svc->hot);
@@ -336,7 +361,15 @@ int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m) {
         return ONA_EINVAL;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
-    return ona__actor_send(&rt->core, NULL, to.id, m, NULL, NULL, 0);
+    if (rt->record.replaying) { /* the recording's messages are the replay's */
+        ona_message_release(m);
+        return 0;
+    }
+    size_t mark = ona__record_send(&rt->record, &rt->core, to.id, m);
+    int rc = ona__actor_send(&rt->core, NULL, to.id, m, NULL, NULL, 0);
+    if (rc)
+        ona__record_unsend(&rt->record, mark);
+    return rc;
 }
 
 /* --- Frames ---------------------------------------------------------------------------------- */
@@ -351,7 +384,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     const ona_event *replay = NULL;
     uint32_t replay_count = 0;
     if (rt->record.replaying) {
-        if (rt->record.diverged_frame)
+        if (rt->record.diverged_frame && !rt->record.resimulate)
             return ONA_EDIVERGED;
         const ona__rec_frame *f = ona__replay_next(&rt->record, &replay);
         if (!f) {
@@ -360,6 +393,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
         }
         dt = f->dt;
         replay_count = f->event_count;
+        ona__replay_sends(&rt->record, core, f->frame);
     }
     rt->services.in_call = true;
     ona__signals_enter(rt);

@@ -486,3 +486,71 @@ void file_save_copy(const char *from, const char *to) {
     ck_assert_int_eq(fclose(out), 0);
     ck_assert_int_eq(rename(tmp, to), 0);
 }
+
+/* --- Recordings ------------------------------------------------------------------------------ */
+
+uint8_t *run_session(const game_session *s, uint64_t *diverged, char *why, size_t size) {
+    const char *roots[] = {s->root, NULL};
+    /* A fresh save folder each run: saves read are not recorded, so every run starts with none. */
+    static int runs;
+    char saves[96], cmd[128];
+    snprintf(saves, sizeof saves, "/tmp/ona-test-session-saves-%d-%d", (int)getpid(), ++runs);
+    ona_runtime_desc desc = {.threads = s->threads,
+                             .script_roots = roots,
+                             .video = s->video,
+                             .fixed_dt = s->dt > 0 ? s->dt : ONA_DT_MEASURED,
+                             .record_path = s->record,
+                             .replay_path = s->replay,
+                             .save_dir = saves,
+                             .window = {.width = 320, .height = 240}};
+    ona_runtime *rt = create_runtime(&desc);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "main.lua", "main", report, s->args, 0, 0);
+    char shot[128] = "";
+    if (s->video == ONA_VIDEO_OFFSCREEN)
+        snprintf(shot, sizeof shot, "/tmp/ona-test-session-%d.png", (int)getpid());
+    int rc = 0;
+    for (int frame = 1; frame <= s->frames && rc == 0 && !ona_runtime_quit_requested(rt); frame++) {
+        if (s->input)
+            s->input(rt, frame);
+        if (shot[0] && frame == s->frames)
+            ck_assert_int_eq(ona_runtime_screenshot(rt, shot), 0);
+        rc = ona_runtime_step(rt, ona_runtime_frame_dt(rt));
+    }
+    ck_assert_msg(rc == 0 || rc == ONA_EDIVERGED, "a step failed: %s", ona_strerror(rc));
+    *diverged = ona_runtime_replay_diverged(rt, why, size);
+    ona_runtime_destroy(rt);
+    collector_free();
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", saves);
+    ck_assert_int_eq(system(cmd), 0);
+    if (!shot[0] || *diverged)
+        return NULL;
+    int w, h, n;
+    uint8_t *pixels = stbi_load(shot, &w, &h, &n, 4);
+    ck_assert_msg(pixels != NULL, "no screenshot at %s\n%s", shot, captured_logs_text());
+    ck_assert_int_eq(w, 320);
+    ck_assert_int_eq(h, 240);
+    unlink(shot);
+    return pixels;
+}
+
+void assert_recording_replays(game_session s) {
+    char why[768];
+    uint64_t diverged;
+    s.replay = NULL;
+    uint8_t *recorded = run_session(&s, &diverged, why, sizeof why);
+    s.replay = s.record;
+    s.record = NULL;
+    for (uint32_t threads = 1; threads <= 4; threads *= 2) {
+        s.threads = threads;
+        uint8_t *replayed = run_session(&s, &diverged, why, sizeof why);
+        ck_assert_msg(diverged == 0, "%s on %u threads: replay diverged at frame %llu: %s\n%s",
+                      s.root, threads, (unsigned long long)diverged, why, captured_logs_text());
+        ck_assert_msg((recorded == NULL) == (replayed == NULL) &&
+                          (!recorded || memcmp(recorded, replayed, 320 * 240 * 4) == 0),
+                      "%s on %u threads: the replay's last picture differs from the recording's",
+                      s.root, threads);
+        stbi_image_free(replayed);
+    }
+    stbi_image_free(recorded);
+}

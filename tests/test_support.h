@@ -118,6 +118,34 @@ uint8_t *assert_same_on_1_2_and_4_threads(uint8_t *(*render)(uint32_t threads), 
 /* Fails the test when a script (*.lua) in the folder `dir` contains `text`, or there is none. */
 void assert_scripts_without(const char *dir, const char *text);
 
+/* --- Recordings ------------------------------------------------------------------------------
+ * "Run this game with these inputs for N frames and compare with a recording" in a few lines:
+ *
+ *   game_session s = {.root = ..., .args = "autoplay=1", .threads = 2, .frames = 600,
+ *                     .dt = 1.0 / 60, .video = ONA_VIDEO_OFFSCREEN, .record = path};
+ *   assert_recording_replays(s);
+ */
+typedef struct game_session {
+    const char *root; /* the game folder (its main.lua is spawned, after the collector) */
+    const char *args; /* main.lua's "key=value" args (make_args) */
+    uint32_t threads;
+    ona_video video;    /* ONA_VIDEO_NONE (headless) or ONA_VIDEO_OFFSCREEN (320 x 240) */
+    int frames;         /* frames to run (a replay stops earlier at its recording's end) */
+    double dt;          /* each frame's dt; 0: the measured time, as a window has */
+    const char *record; /* record into this file, or */
+    const char *replay; /* replay this one */
+    void (*input)(ona_runtime *rt, int frame); /* before each frame (1 = the first); or NULL */
+} game_session;
+
+/* Runs the session: returns the last frame's RGBA pixels (free with stbi_image_free) when the
+ * video is offscreen, else NULL; *diverged is the frame where a replay diverged (0: none), its
+ * reason in `why`. */
+uint8_t *run_session(const game_session *s, uint64_t *diverged, char *why, size_t size);
+
+/* Records `s` into s.record, then replays it on 1, 2 and 4 threads: fails the test at a
+ * divergence or when a replay's last picture differs from the recording's by a byte. */
+void assert_recording_replays(game_session s);
+
 /* --- Runtimes and pictures -------------------------------------------------------------------
  * Rendering is tested for real (offscreen SDL + llvmpipe): a frame's screenshot is read back and
  * compared with a small golden image, tests/golden/<name>.png, with a tolerance. */

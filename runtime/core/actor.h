@@ -192,6 +192,12 @@ struct ona__system {
      * or replays; the turn's, read and cleared by main between frames --- */
     uint64_t digest[ONA__DIGEST_KINDS];
     uint32_t digest_count[ONA__DIGEST_KINDS];
+    bool interrupted; /* a budget interrupt ended one of its runs this frame (its own thread) */
+    /* The first ONA__DETAIL_MESSAGES messages taken this frame: sender's spawn order + 1 (0:
+     * from C) and the low half of each one's digest; while replaying (`detailing`) their text
+     * too, ONA__DETAIL_TEXT bytes each, allocated at the first (freed with the system). */
+    uint32_t detail_from[ONA__DETAIL_MESSAGES], detail_hash[ONA__DETAIL_MESSAGES];
+    char *detail_text;
 
     /* --- lifecycle (core; main between frames, `failed` by the running thread) --- */
     /* Who spawned it (the system whose code ran on the spawning thread, NULL outside any) and

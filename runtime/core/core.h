@@ -55,6 +55,7 @@ struct ona__core {
     /* A recording is made or replayed (digest.h): turns fold their messages, draws and sounds
      * into their systems' digests. Set by the assembly at create, read-only after. */
     bool digesting;
+    bool detailing; /* a replay: the first messages a system takes in a frame are kept as text */
     /* The hosts the assembly registered (actor.h, ONA__HOST_*; NULL: none in that slot) and the
      * per-runtime state each one's prepare made, opaque here. Main writes them at create and
      * destroy; any thread reads them in between. */

@@ -351,8 +351,7 @@ int ona__delivery_take(ona__system *sys) {
     sys->inbox = st->items[st->head++].msg;
     sys->messages_in++;
     if (sys->core->digesting) /* a recording's digest: who sent what, in the order taken */
-        ona__system_digest(sys, ONA__DIGEST_RECEIVED,
-                           ona__digest_message(from, &sys->inbox, sys->core));
+        ona__digest_take(sys, from);
     if (sys->recent)
         ona__recent_record(sys->recent, sys->core->frame, &sys->inbox);
     return 0;

@@ -13,7 +13,10 @@
 #include "digest.h"
 
 #include "actor.h"
+#include "core.h"
 #include "ona/string.h"
+
+#include <stdio.h>
 
 /* The digest of the value that starts with token `v` (a table: through its TABLE_END). */
 static uint64_t digest_value(ona_message_reader *r, const ona_value *v, ona__core *core) {
@@ -68,4 +71,103 @@ uint64_t ona__digest_message(uint64_t h, ona_message *m, struct ona__core *core)
     while (ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END)
         h = ona__digest_word(h, digest_value(&r, &v, core));
     return h;
+}
+
+void ona__digest_take(ona__system *sys, uint32_t from) {
+    uint64_t d = ona__digest_message(from, &sys->inbox, sys->core);
+    uint32_t i = sys->digest_count[ONA__DIGEST_RECEIVED];
+    ona__system_digest(sys, ONA__DIGEST_RECEIVED, d);
+    if (i >= ONA__DETAIL_MESSAGES)
+        return;
+    sys->detail_from[i] = from;
+    sys->detail_hash[i] = (uint32_t)d;
+    if (!sys->core->detailing)
+        return;
+    if (!sys->detail_text)
+        sys->detail_text = ona__malloc(ONA__DETAIL_MESSAGES * ONA__DETAIL_TEXT);
+    if (sys->detail_text)
+        ona__message_render(&sys->inbox, sys->detail_text + i * ONA__DETAIL_TEXT, ONA__DETAIL_TEXT);
+}
+
+/* --- Text ------------------------------------------------------------------------------------ */
+
+typedef struct text {
+    char *buf;
+    size_t size, used;
+} text;
+
+static void add(text *t, const char *s, size_t n) {
+    size_t room = t->size - 1 - t->used; /* the NUL's place kept */
+    if (n > room)
+        n = room;
+    memcpy(t->buf + t->used, s, n);
+    t->used += n;
+    t->buf[t->used] = '\0';
+}
+
+static void add_value(text *t, ona_message_reader *r, const ona_value *v) {
+    char num[32];
+    switch (v->type) {
+    case ONA_VALUE_NIL:
+        add(t, "nil", 3);
+        break;
+    case ONA_VALUE_BOOLEAN:
+        add(t, v->as.boolean ? "true" : "false", v->as.boolean ? 4 : 5);
+        break;
+    case ONA_VALUE_NUMBER:
+        add(t, num, (size_t)snprintf(num, sizeof num, "%.14g", v->as.number));
+        break;
+    case ONA_VALUE_STRING:
+    case ONA_VALUE_ONA_STRING:
+        add(t, "\"", 1);
+        add(t, v->type == ONA_VALUE_STRING ? v->as.string.bytes : ona_string_data(v->as.ona_string),
+            v->type == ONA_VALUE_STRING ? v->as.string.size : ona_string_length(v->as.ona_string));
+        add(t, "\"", 1);
+        break;
+    case ONA_VALUE_BUFFER:
+        add(t, num,
+            (size_t)snprintf(num, sizeof num, "<buffer of %zu>", ona_buffer_count(v->as.buffer)));
+        break;
+    case ONA_VALUE_TABLE_BEGIN: {
+        add(t, "{", 1);
+        ona_value key, value;
+        for (int n = 0; ona_message_read(r, &key) == 0 && key.type != ONA_VALUE_TABLE_END &&
+                        key.type != ONA_VALUE_END;
+             n++) {
+            if (n)
+                add(t, ", ", 2);
+            if (key.type == ONA_VALUE_STRING)
+                add(t, key.as.string.bytes, key.as.string.size);
+            else
+                add_value(t, r, &key);
+            add(t, " = ", 3);
+            if (ona_message_read(r, &value) != 0 || value.type == ONA_VALUE_END)
+                break;
+            add_value(t, r, &value);
+        }
+        add(t, "}", 1);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void ona__message_render(ona_message *m, char *buf, size_t size) {
+    if (!size)
+        return;
+    text t = {buf, size, 0};
+    buf[0] = '\0';
+    add(&t, "(", 1);
+    ona_message_reader r;
+    ona_message_reader_begin(&r, m);
+    ona_value v;
+    for (int n = 0; ona_message_read(&r, &v) == 0 && v.type != ONA_VALUE_END; n++) {
+        if (n)
+            add(&t, ", ", 2);
+        add_value(&t, &r, &v);
+    }
+    add(&t, ")", 1);
+    if (t.used == size - 1 && size > 4) /* cut: say so */
+        memcpy(buf + size - 4, "...", 3);
 }

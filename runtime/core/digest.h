@@ -32,6 +32,10 @@ enum {
 
 #define ONA__DIGEST_SEED 0x6f6e617265633031ull /* "onarec01" */
 
+/* How many of a frame's first messages a system keeps in detail, and the text of each. */
+#define ONA__DETAIL_MESSAGES 8
+#define ONA__DETAIL_TEXT 96
+
 static inline uint64_t ona__digest_word(uint64_t h, uint64_t w) {
     h ^= w;
     h *= 0x9e3779b97f4a7c15ull;
@@ -62,5 +66,12 @@ struct ona__core;
  * digested as that system's spawn order: handle numbers depend on which thread spawned first,
  * spawn orders do not. */
 uint64_t ona__digest_message(uint64_t h, ona_message *m, struct ona__core *core);
+
+struct ona__system;
+/* Folds the message `sys` just took (its inbox, from spawn order `from` - 1, 0 from C) into its
+ * digest of received messages, and keeps the frame's first ones in detail. Its own turn. */
+void ona__digest_take(struct ona__system *sys, uint32_t from);
+/* Writes a message's values as text, `("hit", 17, {x = 1})`, cut with "..." to fit `size`. */
+void ona__message_render(ona_message *m, char *buf, size_t size);
 
 #endif

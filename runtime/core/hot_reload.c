@@ -160,7 +160,7 @@ void ona__hot_reload_free(ona__hot_reload *h) {
 /* What the file holds is read here, on the registering thread, right after its user loaded it:
  * later saves are compared with that (a file missing now has no content, so any is a change). */
 static void watch_file(ona__hot_reload *h, const char *path, bool once) {
-    if (!h->enabled || !path || !*path)
+    if ((!h->enabled && !h->listing) || !path || !*path)
         return;
     uv_mutex_lock(&h->lock);
     bool known = find_file(h, path) != NULL;

@@ -43,6 +43,7 @@ typedef struct ona__settling {
 typedef struct ona__hot_reload {
     bool enabled;     /* watching files (changes can still be requested with ona_runtime_reload) */
     bool rescan;      /* main: an event named a missing folder (or one above it): try it again */
+    bool listing;     /* listing the files even when not watching (a recording names them) */
     uv_loop_t *loop;  /* the runtime's (loop.h) while watching, else NULL */
     uint32_t closing; /* directory watches closed, their close callbacks not run yet (main) */
     uv_mutex_t lock;  /* guards the `files` array (registered from any thread) */

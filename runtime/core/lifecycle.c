@@ -93,6 +93,7 @@ static void system_free(ona__system *sys) {
     ona__free(sys->order_direct);
     ona__free(sys->order_succ);
     ona__monitor_free(sys);
+    ona__free(sys->detail_text);
     ona__mailbox_destroy(sys->mailbox);
     uv_mutex_destroy(&sys->waiters_lock);
     ona__free(sys);

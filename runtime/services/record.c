@@ -33,15 +33,13 @@ static void record_flush(ona__record *r) {
     if (r->buf.failed) {
         errno = ENOMEM;
         record_fail(r, "out of memory recording to");
-    } else if (fwrite(r->buf.bytes, 1, r->buf.size, r->out) != r->buf.size ||
-               fflush(r->out) != 0) {
+    } else if (fwrite(r->buf.bytes, 1, r->buf.size, r->out) != r->buf.size || fflush(r->out) != 0) {
         record_fail(r, "cannot write");
     }
     r->buf.size = 0;
 }
 
-int ona__record_begin(ona__record *r, const char *path, const char *game, uint32_t delivery,
-                      uint32_t threads, const char *const *args) {
+int ona__record_begin(ona__record *r, const char *path, const ona__rec_header *header) {
     snprintf(r->path, sizeof r->path, "%s", path);
     r->out = fopen(path, "wb");
     if (!r->out) {
@@ -50,11 +48,12 @@ int ona__record_begin(ona__record *r, const char *path, const char *game, uint32
         return ONA_EIO;
     }
     r->recording = true;
-    if (delivery == ONA_DELIVERY_IMMEDIATE)
+    if (header->delivery == ONA_DELIVERY_IMMEDIATE)
         ona_log(ONA_LOG_WARN, "record",
                 "recording under immediate delivery: what systems receive depends on timing, so "
                 "a replay may diverge (ordered delivery is deterministic)");
-    ona__rec_put_header(&r->buf, game, delivery, threads, args);
+    ona__rec_put_header(&r->buf, header);
+    ona__record_note_files(r); /* those loaded before (none from the launcher) */
     record_flush(r);
     return r->recording ? 0 : ONA_EIO;
 }
@@ -87,7 +86,7 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
         r->ended_logged = true;
         return NULL;
     }
-    static const ona_event none[1];           /* a frame without events still replaces them */
+    static const ona_event none[1]; /* a frame without events still replaces them */
     const ona__rec_frame *f = &r->rec.frames[r->next];
     *events = r->rec.events ? r->rec.events + f->first_event : none;
     return f;
@@ -97,8 +96,16 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
  * digests are cleared for the next frame. */
 static int gather(ona__record *r, ona__core *core) {
     r->now_count = 0;
+    r->interrupted_count = 0;
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
+        if (sys->interrupted) {
+            sys->interrupted = false;
+            if (!ona__rec_grow((void **)&r->interrupted, &r->interrupted_cap, r->interrupted_count,
+                               sizeof *r->interrupted))
+                return ONA_ENOMEM;
+            r->interrupted[r->interrupted_count++] = sys->spawn_order;
+        }
         ona__rec_digest d = {.order = sys->spawn_order};
         for (int k = 0; k < ONA__DIGEST_KINDS; k++)
             if (sys->digest_count[k]) {
@@ -106,18 +113,15 @@ static int gather(ona__record *r, ona__core *core) {
                 d.count[k] = sys->digest_count[k];
                 d.hash[k] = (uint32_t)sys->digest[k];
             }
+        d.detail_count = ONA_MIN(d.count[ONA__DIGEST_RECEIVED], ONA__DETAIL_MESSAGES);
+        memcpy(d.detail_from, sys->detail_from, d.detail_count * sizeof *d.detail_from);
+        memcpy(d.detail_hash, sys->detail_hash, d.detail_count * sizeof *d.detail_hash);
         memset(sys->digest, 0, sizeof sys->digest);
         memset(sys->digest_count, 0, sizeof sys->digest_count);
         if (!d.mask)
             continue;
-        if (r->now_count == r->now_cap) {
-            uint32_t cap = r->now_cap ? r->now_cap * 2 : 64;
-            ona__rec_digest *grown = ona__realloc(r->now, cap * sizeof *grown);
-            if (!grown)
-                return ONA_ENOMEM;
-            r->now = grown;
-            r->now_cap = cap;
-        }
+        if (!ona__rec_grow((void **)&r->now, &r->now_cap, r->now_count, sizeof *r->now))
+            return ONA_ENOMEM;
         r->now[r->now_count++] = d;
     }
     return 0;
@@ -129,6 +133,57 @@ static const char *system_name(const ona__record *r, ona__core *core, uint32_t o
         if (core->systems[i]->spawn_order == order)
             name = core->systems[i]->name;
     return name ? name : "?";
+}
+
+/* The name of the sender `from` (spawn order + 1; 0: C). */
+static const char *sender_name(const ona__record *r, ona__core *core, uint32_t from) {
+    return from ? system_name(r, core, from - 1) : "C (ona_runtime_send)";
+}
+
+/* The text of message `i` that system `order` took this frame, when the replay kept it. */
+static const char *taken_text(ona__core *core, uint32_t order, uint32_t i) {
+    for (uint32_t s = 0; s < core->system_count; s++)
+        if (core->systems[s]->spawn_order == order)
+            return core->systems[s]->detail_text && i < ONA__DETAIL_MESSAGES
+                       ? core->systems[s]->detail_text + i * ONA__DETAIL_TEXT
+                       : NULL;
+    return NULL;
+}
+
+/* The first of the frame's first messages that differs (sender or content) between the
+ * recording and now: written into the divergence, true; false when those are the same. */
+static bool describe_message(ona__record *r, ona__core *core, const char *name,
+                             const ona__rec_digest *was, const ona__rec_digest *now) {
+    uint32_t order = was->mask ? was->order : now->order;
+    if (was->count[ONA__DIGEST_RECEIVED] && !was->detail_count) /* a version 1 recording */
+        return false;
+    uint32_t n = ONA_MAX(was->detail_count, now->detail_count);
+    for (uint32_t i = 0; i < n; i++) {
+        bool in_was = i < was->detail_count, in_now = i < now->detail_count;
+        if (in_was && in_now && was->detail_from[i] == now->detail_from[i] &&
+            was->detail_hash[i] == now->detail_hash[i])
+            continue;
+        const char *value = in_now ? taken_text(core, order, i) : NULL;
+        if (!in_now)
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s' in the recording, none now", name, i + 1,
+                     sender_name(r, core, was->detail_from[i]));
+        else if (!in_was)
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s': %s now, none in the recording", name,
+                     i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?");
+        else if (was->detail_from[i] != now->detail_from[i])
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s' now (%s), from '%s' in the recording",
+                     name, i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?",
+                     sender_name(r, core, was->detail_from[i]));
+        else
+            snprintf(r->divergence, sizeof r->divergence,
+                     "'%s' received message %u from '%s': %s now, another one in the recording",
+                     name, i + 1, sender_name(r, core, now->detail_from[i]), value ? value : "?");
+        return true;
+    }
+    return false;
 }
 
 static const char *const kind_verbs[ONA__DIGEST_KINDS] = {"received", "drew", "played"};
@@ -145,10 +200,13 @@ static void describe(ona__record *r, ona__core *core, const ona__rec_digest *was
     was = was ? was : &none;
     now = now ? now : &none;
     for (int k = 0; k < ONA__DIGEST_KINDS; k++) {
+        if (k == ONA__DIGEST_RECEIVED &&
+            (was->count[k] != now->count[k] || was->hash[k] != now->hash[k]) &&
+            describe_message(r, core, name, was, now))
+            return;
         if (was->count[k] != now->count[k]) {
-            snprintf(r->divergence, sizeof r->divergence,
-                     "'%s' %s %u %s in the recording, %u now", name, kind_verbs[k],
-                     was->count[k], kind_nouns[k], now->count[k]);
+            snprintf(r->divergence, sizeof r->divergence, "'%s' %s %u %s in the recording, %u now",
+                     name, kind_verbs[k], was->count[k], kind_nouns[k], now->count[k]);
             return;
         }
         if (was->hash[k] != now->hash[k]) {
@@ -206,6 +264,20 @@ static bool named(ona__record *r, uint32_t order) {
     return was;
 }
 
+/* Remembers the last frame, up to this one, where a budget interrupt ended a turn, in the
+ * recording or in this replay: a divergence after it says so. */
+static void note_interrupt(ona__record *r, const ona__rec_frame *f) {
+    if (f->interrupted_count) {
+        r->interrupt_frame = f->frame;
+        r->interrupt_order = r->rec.interrupted[f->first_interrupted];
+        r->interrupt_recorded = true;
+    } else if (r->interrupted_count) {
+        r->interrupt_frame = f->frame;
+        r->interrupt_order = r->interrupted[0];
+        r->interrupt_recorded = false;
+    }
+}
+
 int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
                       uint32_t event_count) {
     if (!r->recording && !r->replaying)
@@ -217,23 +289,81 @@ int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_even
     }
     if (r->replaying) {
         const ona__rec_frame *f = &r->rec.frames[r->next++];
+        note_interrupt(r, f);
+        if (r->diverged_frame) /* resimulating past the first divergence: nothing to compare */
+            return 0;
         int rc = compare(r, core, f);
-        if (rc && !r->diverged_frame) {
-            r->diverged_frame = f->frame;
-            ona_log(ONA_LOG_DEBUG, "replay", "replay diverged at frame %llu: %s",
-                    (unsigned long long)f->frame, r->divergence);
+        if (!rc)
+            return 0;
+        r->diverged_frame = f->frame;
+        if (r->interrupt_frame) {
+            size_t n = strlen(r->divergence);
+            snprintf(r->divergence + n, sizeof r->divergence - n,
+                     " (a runaway interrupt ended a turn of '%s' in frame %llu %s: the turn "
+                     "budget is wall time, so where it stops differs between runs)",
+                     system_name(r, core, r->interrupt_order),
+                     (unsigned long long)r->interrupt_frame,
+                     r->interrupt_recorded ? "of the recording" : "of this replay");
         }
+        if (r->resimulate) {
+            ona_log(ONA_LOG_INFO, "replay",
+                    "replay diverged at frame %llu: %s; resimulating with the current files, "
+                    "the replay goes on to the end",
+                    (unsigned long long)f->frame, r->divergence);
+            return 0;
+        }
+        ona_log(ONA_LOG_DEBUG, "replay", "replay diverged at frame %llu: %s",
+                (unsigned long long)f->frame, r->divergence);
         return rc;
     }
+    ona__record_note_files(r);
     for (uint32_t i = 0; i < r->now_count; i++)
         if (!named(r, r->now[i].order))
             for (uint32_t s = 0; s < core->system_count; s++)
                 if (core->systems[s]->spawn_order == r->now[i].order)
                     ona__rec_put_system(&r->buf, r->now[i].order, core->systems[s]->name);
-    ona__rec_put_frame(&r->buf, core->frame, dt, events, event_count, r->now, r->now_count);
+    ona__rec_put_frame(&r->buf, core->frame, dt, events, event_count, r->now, r->now_count,
+                       r->interrupted, r->interrupted_count);
     record_flush(r);
     r->frames++;
     return 0;
+}
+
+size_t ona__record_send(ona__record *r, ona__core *core, uint64_t to, ona_message *m) {
+    size_t mark = r->buf.size;
+    ona__system *sys = r->recording ? ona__actor_resolve(core, to) : NULL;
+    if (sys)
+        ona__rec_put_send(&r->buf, core->frame + 1, sys->spawn_order, m);
+    return mark;
+}
+
+void ona__record_unsend(ona__record *r, size_t mark) {
+    if (r->recording && !r->buf.failed)
+        r->buf.size = mark;
+}
+
+void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame) {
+    for (; r->next_send < r->rec.send_count && r->rec.sends[r->next_send].frame <= frame;
+         r->next_send++) {
+        const ona__rec_send *s = &r->rec.sends[r->next_send];
+        if (s->frame < frame)
+            continue;
+        ona__system *to = NULL;
+        for (uint32_t i = 0; i < core->system_count && !to; i++)
+            if (core->systems[i]->spawn_order == s->order)
+                to = core->systems[i];
+        ona_message m;
+        int rc = to ? ona__rec_send_decode(r->rec.send_bytes + s->offset, s->size, &m) : ONA_ESTALE;
+        if (rc == 0)
+            rc = ona__actor_send(core, NULL, to->id, &m, NULL, NULL, 0);
+        if (rc) {
+            if (to)
+                ona_message_release(&m);
+            ona_log(ONA_LOG_WARN, "replay",
+                    "frame %llu: the message sent from C to '%s' could not be replayed: %s",
+                    (unsigned long long)frame, system_name(r, core, s->order), ona_strerror(rc));
+        }
+    }
 }
 
 void ona__record_end(ona__record *r) {
@@ -247,6 +377,8 @@ void ona__record_end(ona__record *r) {
     ona__rec_buf_free(&r->buf);
     ona__free(r->named);
     ona__free(r->now);
+    ona__free(r->interrupted);
+    ona__record_files_free(r);
     ona__recording_free(&r->rec);
     memset(r, 0, sizeof *r);
 }

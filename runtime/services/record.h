@@ -4,19 +4,22 @@
  *
  * Layering: services. The assembly (runtime.c) opens a recording or a replay at create, hands
  * each frame's events and dt to it, and after the turns asks it to write or check the frame's
- * digests, which the core keeps per system (digest.h). Main thread only.
+ * digests, which the core keeps per system (digest.h); record_files.c names the game files the
+ * session loaded (the watcher's list, hot_reload.h) and the hot reloads. Main thread only.
  */
 #ifndef ONA_RECORD_H
 #define ONA_RECORD_H
 
 #include "core.h"
+#include "hot_reload.h"
 #include "ona/gfx.h"
 
 #include <stdio.h>
 
-#define ONA__RECORD_VERSION 1
+#define ONA__RECORD_VERSION 2
 #define ONA__RECORD_MAGIC "ONAREC\0\n"
 #define ONA__RECORD_NAME_BYTES 64
+#define ONA__RECORD_PATH_BYTES 1024
 
 /* One system's digests of one frame: for each kind (ONA__DIGEST_*) in `mask`, how many items
  * and the low 32 bits of their digest. */
@@ -25,6 +28,10 @@ typedef struct ona__rec_digest {
     uint8_t mask;
     uint32_t count[ONA__DIGEST_KINDS];
     uint32_t hash[ONA__DIGEST_KINDS];
+    /* The first messages received, in detail (version 2): the sender's spawn order + 1 (0:
+     * from C) and the low half of each message's digest; min(count, ONA__DETAIL_MESSAGES). */
+    uint32_t detail_count;
+    uint32_t detail_from[ONA__DETAIL_MESSAGES], detail_hash[ONA__DETAIL_MESSAGES];
 } ona__rec_digest;
 
 typedef struct ona__rec_frame {
@@ -32,7 +39,36 @@ typedef struct ona__rec_frame {
     double dt;
     uint32_t first_event, event_count;
     uint32_t first_digest, digest_count;
+    /* The systems (spawn orders) whose turn a budget interrupt ended in the frame. */
+    uint32_t first_interrupted, interrupted_count;
 } ona__rec_frame;
+
+/* A message sent from C ('M'): its values' encoding is `values[offset, offset + size)` of the
+ * recording's `send_bytes`. */
+typedef struct ona__rec_send {
+    uint64_t frame;
+    uint32_t order;
+    uint32_t offset, size;
+} ona__rec_send;
+
+/* The kinds of a recorded message's values (record_format.c). */
+enum {
+    ONA__REC_VALUE_NIL = 1,
+    ONA__REC_VALUE_FALSE,
+    ONA__REC_VALUE_TRUE,
+    ONA__REC_VALUE_NUMBER,
+    ONA__REC_VALUE_STRING,
+    ONA__REC_VALUE_BUFFER,
+    ONA__REC_VALUE_TABLE,
+    ONA__REC_VALUE_END,
+};
+
+/* A game file the session loaded ('G', `frame` 0), or a hot reload of one that took effect in
+ * `frame` ('R'). */
+typedef struct ona__rec_file {
+    uint32_t name; /* offset of its path in the recording's `names` */
+    uint64_t frame, size, digest;
+} ona__rec_file;
 
 typedef struct ona__rec_system {
     uint32_t order;
@@ -47,6 +83,8 @@ typedef struct ona__recording {
     uint32_t delivery, threads;
     char args[4096]; /* key=value strings, each NUL-terminated, `arg_count` of them */
     uint32_t arg_count;
+    uint64_t seed;
+    uint32_t width, height; /* the window size scripts saw at the first frame (0: unknown) */
     ona__rec_frame *frames;
     uint32_t frame_count, frame_cap;
     ona_event *events;
@@ -55,6 +93,16 @@ typedef struct ona__recording {
     uint32_t digest_count, digest_cap;
     ona__rec_system *systems;
     uint32_t system_count, system_cap;
+    uint32_t *interrupted;
+    uint32_t interrupted_count, interrupted_cap;
+    ona__rec_file *files;
+    uint32_t file_count, file_cap;
+    char *names; /* the files' paths, each NUL-terminated */
+    uint32_t names_size, names_cap;
+    ona__rec_send *sends;
+    uint32_t send_count, send_cap;
+    uint8_t *send_bytes;
+    uint32_t send_bytes_size, send_bytes_cap;
     bool ended;     /* the end chunk was read: the session closed cleanly */
     bool truncated; /* the file stops inside a chunk (a crash while recording) */
 } ona__recording;
@@ -72,6 +120,10 @@ int ona__recording_load(const char *path, ona__recording *out, char *err, size_t
 /* The name of spawn order `order` in the recording, NULL when it named none. */
 const char *ona__recording_system_name(const ona__recording *r, uint32_t order);
 
+/* Makes room for one more item of `item` bytes in a growing array (`*cap` doubles, from 64):
+ * false when out of memory. */
+bool ona__rec_grow(void **items, uint32_t *cap, uint32_t count, size_t item);
+
 /* A growing byte buffer the writer encodes chunks into (reused frame after frame). */
 typedef struct ona__rec_buf {
     uint8_t *bytes;
@@ -80,19 +132,47 @@ typedef struct ona__rec_buf {
 } ona__rec_buf;
 
 void ona__rec_buf_free(ona__rec_buf *b);
-/* Chunk encoders (record_format.c): the header, a system's name, a frame and the end. */
-void ona__rec_put_header(ona__rec_buf *b, const char *game, uint32_t delivery, uint32_t threads,
-                         const char *const *args);
+
+/* What a recording's header says. */
+typedef struct ona__rec_header {
+    const char *game;
+    uint32_t delivery, threads;
+    uint64_t seed;
+    uint32_t width, height;
+    const char *const *args; /* NULL-terminated key=value; NULL = none */
+} ona__rec_header;
+
+/* Chunk encoders (record_format.c): the header, a game file, a hot reload, a system's name, a
+ * frame and the end. */
+void ona__rec_put_header(ona__rec_buf *b, const ona__rec_header *h);
+void ona__rec_put_file(ona__rec_buf *b, const char *path, uint64_t size, uint64_t digest);
+void ona__rec_put_reload(ona__rec_buf *b, uint64_t frame, const char *path, uint64_t size,
+                         uint64_t digest);
 void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name);
+/* A message sent from C to spawn order `order`, delivered in `frame` (read, not consumed);
+ * _values writes values already encoded (a parsed recording's). */
+void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_message *m);
+void ona__rec_put_send_values(ona__rec_buf *b, uint64_t frame, uint32_t order,
+                              const uint8_t *values, size_t size);
+/* Rebuilds a recorded message's values into `out` (record_read.c): 0, or the writer's error. */
+int ona__rec_send_decode(const uint8_t *values, size_t size, ona_message *out);
 void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
-                        uint32_t event_count, const ona__rec_digest *digests,
-                        uint32_t digest_count);
+                        uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,
+                        const uint32_t *interrupted, uint32_t interrupted_count);
 void ona__rec_put_end(ona__rec_buf *b, uint64_t frames);
 
 /* --- A runtime's recording or replay (record.c) ---------------------------------------------- */
 
 typedef struct ona__record {
     bool recording, replaying;
+    bool resimulate; /* replaying with the current files: a divergence is reported, not fatal */
+    /* Both: the watcher whose list of files is the session's loaded files, and the script
+     * roots (as given and resolved) their paths are named relative to (record_files.c). */
+    ona__hot_reload *hot;
+    char *const *roots;
+    uint32_t root_count;
+    char **real_roots;
+    uint32_t files_noted; /* the watcher's files already written ('G') */
     /* Recording: the file, written and flushed every frame. */
     FILE *out;
     char path[1024];
@@ -103,19 +183,41 @@ typedef struct ona__record {
     /* Both: this frame's digests, gathered from the systems after the turns. */
     ona__rec_digest *now;
     uint32_t now_count, now_cap;
+    uint32_t *interrupted; /* this frame's interrupted systems (spawn orders) */
+    uint32_t interrupted_count, interrupted_cap;
     /* Replaying: the recording and the next frame to play. */
     ona__recording rec;
     uint32_t next;
+    uint32_t next_send; /* the next recorded message from C */
     bool ended_logged;
-    uint64_t diverged_frame; /* 0: no divergence */
-    char divergence[512];
+    uint64_t diverged_frame;  /* 0: no divergence */
+    uint64_t interrupt_frame; /* the last frame up to now with a budget interrupt, either run */
+    uint32_t interrupt_order; /* the interrupted system (spawn order) */
+    bool interrupt_recorded;  /* in the recording (else in this replay) */
+    char divergence[768];
 } ona__record;
 
+/* Where a recording's paths are relative to: the watcher listing the loaded files and the
+ * script roots (which outlive the record). Before begin. 0 or ONA_ENOMEM. */
+int ona__record_files_init(ona__record *r, ona__hot_reload *hot, char *const *roots,
+                           uint32_t root_count);
 /* Opens `path` for writing and writes the header. 0, ONA_EIO (logged). */
-int ona__record_begin(ona__record *r, const char *path, const char *game, uint32_t delivery,
-                      uint32_t threads, const char *const *args);
+int ona__record_begin(ona__record *r, const char *path, const ona__rec_header *header);
 /* Loads the recording at `path` to replay. 0, or ONA_EFORMAT / ONA_ENOENT / ONA_EIO (logged). */
 int ona__replay_begin(ona__record *r, const char *path);
+
+/* record_files.c. Replaying: logs each game file the recording loaded that is now missing or
+ * changed ("collisions.lua changed since the recording"); the replay runs on. */
+void ona__replay_check_files(ona__record *r);
+/* Recording: writes a 'G' chunk for every file the watcher listed since the last call. */
+void ona__record_note_files(ona__record *r);
+/* At the frame boundary, before the reloads are applied (`frame` is the frame they take effect
+ * in). Recording: writes an 'R' chunk for each changed file. Replaying: drops the changes the
+ * watcher saw and marks the recording's reloads of `frame` instead (with resimulate, the live
+ * changes are kept too). */
+void ona__record_reloads(ona__record *r, uint64_t frame);
+/* Frees what ona__record_files_init made (by ona__record_end). */
+void ona__record_files_free(ona__record *r);
 /* Replaying: the next recorded frame (its events and dt), or NULL once the recording has no
  * more frames. */
 const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events);
@@ -124,6 +226,12 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
  * frame and returns ONA_EDIVERGED with `divergence` written at the first difference. */
 int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_event *events,
                       uint32_t event_count);
+/* Recording: writes the message `m` that C sends to `to` (delivered in the coming frame) and
+ * returns the mark to undo it with ona__record_unsend when the send fails. */
+size_t ona__record_send(ona__record *r, ona__core *core, uint64_t to, ona_message *m);
+void ona__record_unsend(ona__record *r, size_t mark);
+/* Replaying, before frame `frame`'s boundary: sends the messages recorded for it. */
+void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame);
 /* Writes the end chunk and closes the file; frees the replay. */
 void ona__record_end(ona__record *r);
 

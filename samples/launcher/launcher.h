@@ -29,8 +29,9 @@ typedef struct ona__launcher_options {
     long frames, workers, turn_budget; /* turn_budget: -1 = the runtime's */
     size_t memory_cap;                 /* 0 = the runtime's default */
     bool stats, headless, watch;
-    bool no_audio; /* --no-audio: never open an audio device */
-    bool sandbox;  /* --sandbox: every Lua system sandboxed (ona_runtime_desc.sandbox) */
+    bool no_audio;   /* --no-audio: never open an audio device */
+    bool sandbox;    /* --sandbox: every Lua system sandboxed (ona_runtime_desc.sandbox) */
+    bool resimulate; /* --resimulate: a replay's divergence is reported, not fatal */
     int width, height;
     ona_vsync vsync;
     ona_delivery delivery;

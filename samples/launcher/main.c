@@ -6,7 +6,8 @@
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--sandbox] [--fixed-dt SECONDS|off]
  *       [--max-fps N]
- *       [--save-dir PATH] [--max-systems N] [--seed N] [--record FILE | --replay FILE]
+ *       [--save-dir PATH] [--max-systems N] [--seed N]
+ *       [--record FILE | --replay FILE [--resimulate]]
  *       [--inspect [IP:PORT]] [--inspect-token TOKEN] [--inspect-any] [key=value ...]
  *
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
@@ -169,6 +170,7 @@ int main(int argc, char **argv) {
         .inspect = o.inspect,
         .inspect_token = o.inspect_token,
         .inspect_any = o.inspect_any,
+        .resimulate = o.resimulate,
         /* A run of a set number of frames is a recording: the fixed step, as headless. */
         .fixed_step_default = o.frames > 0,
         .game_id = game_id,
@@ -259,11 +261,19 @@ int main(int argc, char **argv) {
     rc = run_loop(rt, o.frames, screenshot, o.stats, &s);
     int exit_status = 0;
     if (rc == ONA_EDIVERGED) {
-        char why[512];
+        char why[768];
         uint64_t at = ona_runtime_replay_diverged(rt, why, sizeof why);
         fprintf(stderr, "ona: replay diverged at frame %llu: %s\n", (unsigned long long)at, why);
         rc = 0;
         exit_status = 1;
+    } else if (o.resimulate) {
+        char why[768];
+        uint64_t at = ona_runtime_replay_diverged(rt, why, sizeof why);
+        if (at)
+            fprintf(stderr, "ona: resimulated: replay diverged at frame %llu: %s\n",
+                    (unsigned long long)at, why);
+        else
+            fprintf(stderr, "ona: resimulated: no divergence\n");
     }
     if (o.trace) {
         if (ona_runtime_trace_end(rt) == 0) {

@@ -57,6 +57,8 @@ static void usage(FILE *to) {
                 "  --record FILE      record the session's input and digests into FILE\n"
                 "  --replay FILE      replay a recording (its game unless one is given); stops\n"
                 "                     with exit status 1 where the game now does otherwise\n"
+                "  --resimulate       with --replay: the current files play the recorded input;\n"
+                "                     the first divergence is reported and the replay goes on\n"
                 "  --max-systems N    how many systems may exist at once, 1 to 1048575\n"
                 "                     (default 4096)\n"
                 "  --seed N           the session's random seed, 0 to 2^53 - 1: every system's\n"
@@ -120,6 +122,7 @@ enum {
     OPT_INSPECT,
     OPT_INSPECT_TOKEN,
     OPT_INSPECT_ANY,
+    OPT_RESIMULATE,
 };
 
 static const struct option long_options[] = {
@@ -149,6 +152,7 @@ static const struct option long_options[] = {
     {"inspect", optional_argument, NULL, OPT_INSPECT},
     {"inspect-token", required_argument, NULL, OPT_INSPECT_TOKEN},
     {"inspect-any", no_argument, NULL, OPT_INSPECT_ANY},
+    {"resimulate", no_argument, NULL, OPT_RESIMULATE},
     {NULL, 0, NULL, 0},
 };
 
@@ -366,6 +370,9 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
         case OPT_INSPECT_ANY:
             o->inspect_any = true;
             break;
+        case OPT_RESIMULATE:
+            o->resimulate = true;
+            break;
         case OPT_FRAMES:
         case OPT_WORKERS:
             if (!parse_count(optarg, c == OPT_FRAMES ? 1000000000L : 256,
@@ -485,6 +492,10 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
     }
     if (o->record && o->replay) {
         fprintf(stderr, "ona: --record and --replay cannot be used together\n");
+        return 2;
+    }
+    if (o->resimulate && !o->replay) {
+        fprintf(stderr, "ona: --resimulate needs --replay FILE\n");
         return 2;
     }
     if (!o->target && !o->replay) { /* a replay's recording names its game */

@@ -1,6 +1,6 @@
 /*
  * fuzz_record.c: the recording reader's fuzz target. Untrusted bytes go through
- * ona__recording_parse (runtime/services/record_format.c); what it accepts is checked and
+ * ona__recording_parse (runtime/services/record_read.c); what it accepts is checked and
  * written back with the chunk encoders, and the copy must parse to the same recording.
  *
  * Design note. One file, two builds, like fuzz_message.c: linked with -fsanitize=fuzzer into
@@ -32,8 +32,26 @@ static void check_same(const ona__recording *a, const ona__recording *b) {
               a->digest_count == b->digest_count && a->system_count == b->system_count &&
               a->arg_count == b->arg_count && a->ended == b->ended,
           "the round trip changed the counts");
-    check(strcmp(a->game, b->game) == 0 && memcmp(a->args, b->args, sizeof a->args) == 0,
+    check(strcmp(a->game, b->game) == 0 && memcmp(a->args, b->args, sizeof a->args) == 0 &&
+              a->seed == b->seed && a->width == b->width && a->height == b->height,
           "the round trip changed the header");
+    check(a->interrupted_count == b->interrupted_count && a->file_count == b->file_count &&
+              a->names_size == b->names_size,
+          "the round trip changed the interrupts or the files");
+    check(a->send_count == b->send_count && a->send_bytes_size == b->send_bytes_size &&
+              (a->send_bytes_size == 0 ||
+               memcmp(a->send_bytes, b->send_bytes, a->send_bytes_size) == 0),
+          "the round trip changed the messages from C");
+    for (uint32_t i = 0; i < a->send_count; i++)
+        check(a->sends[i].frame == b->sends[i].frame && a->sends[i].order == b->sends[i].order,
+              "the round trip changed a message from C");
+    for (uint32_t i = 0; i < a->interrupted_count; i++)
+        check(a->interrupted[i] == b->interrupted[i], "the round trip changed an interrupt");
+    for (uint32_t i = 0; i < a->file_count; i++)
+        check(a->files[i].frame == b->files[i].frame && a->files[i].size == b->files[i].size &&
+                  a->files[i].digest == b->files[i].digest &&
+                  strcmp(a->names + a->files[i].name, b->names + b->files[i].name) == 0,
+              "the round trip changed a file");
     for (uint32_t i = 0; i < a->frame_count; i++)
         check(a->frames[i].frame == b->frames[i].frame &&
                   memcmp(&a->frames[i].dt, &b->frames[i].dt, sizeof(double)) == 0,
@@ -83,6 +101,11 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     ona__recording rec;
     char err[256] = "";
     int rc = ona__recording_parse(data, size, &rec, err, sizeof err);
+    for (uint32_t i = 0; rc == 0 && i < rec.send_count; i++) { /* what a replay sends */
+        ona_message m;
+        if (ona__rec_send_decode(rec.send_bytes + rec.sends[i].offset, rec.sends[i].size, &m) == 0)
+            ona_message_release(&m);
+    }
     if (rc) {
         check(rc == ONA_ENOMEM || err[0] != '\0', "a refusal without a reason");
         ona__recording_free(&rec);
@@ -94,6 +117,8 @@ static int fuzz_one(const uint8_t *data, size_t size) {
                   (uint64_t)f->first_digest + f->digest_count <= rec.digest_count,
               "a frame points past the arrays");
         check(i == 0 || f->frame == rec.frames[i - 1].frame + 1, "frames out of sequence");
+        check((uint64_t)f->first_interrupted + f->interrupted_count <= rec.interrupted_count,
+              "a frame's interrupts point past the array");
     }
     /* Write it again: the header, the names, the frames and, when it had one, the end. */
     const char *args[65] = {0};
@@ -101,18 +126,37 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     for (uint32_t i = 0; i < rec.arg_count && i < 64; i++, a += strlen(a) + 1)
         args[i] = a;
     ona__rec_buf b = {0};
-    ona__rec_put_header(&b, rec.game, rec.delivery, rec.threads, args);
+    ona__rec_header header = {.game = rec.game,
+                              .delivery = rec.delivery,
+                              .threads = rec.threads,
+                              .seed = rec.seed,
+                              .width = rec.width,
+                              .height = rec.height,
+                              .args = args};
+    ona__rec_put_header(&b, &header);
+    for (uint32_t i = 0; i < rec.file_count; i++) {
+        const ona__rec_file *f = &rec.files[i];
+        if (f->frame)
+            ona__rec_put_reload(&b, f->frame, rec.names + f->name, f->size, f->digest);
+        else
+            ona__rec_put_file(&b, rec.names + f->name, f->size, f->digest);
+    }
+    for (uint32_t i = 0; i < rec.send_count; i++)
+        ona__rec_put_send_values(&b, rec.sends[i].frame, rec.sends[i].order,
+                                 rec.send_bytes + rec.sends[i].offset, rec.sends[i].size);
     for (uint32_t i = 0; i < rec.system_count; i++)
         ona__rec_put_system(&b, rec.systems[i].order, rec.systems[i].name);
     for (uint32_t i = 0; i < rec.frame_count; i++) {
         const ona__rec_frame *f = &rec.frames[i];
-        ona__rec_put_frame(&b, f->frame, f->dt, rec.events ? rec.events + f->first_event : NULL,
-                           f->event_count, rec.digests ? rec.digests + f->first_digest : NULL,
-                           f->digest_count);
+        ona__rec_put_frame(
+            &b, f->frame, f->dt, rec.events ? rec.events + f->first_event : NULL, f->event_count,
+            rec.digests ? rec.digests + f->first_digest : NULL, f->digest_count,
+            rec.interrupted ? rec.interrupted + f->first_interrupted : NULL, f->interrupted_count);
     }
     if (rec.ended)
         ona__rec_put_end(&b, rec.frame_count);
-    if (!b.failed && rec.arg_count <= 64) {
+    /* A version 1 recording has no message detail, which the writer (version 2) writes. */
+    if (!b.failed && rec.arg_count <= 64 && rec.version == ONA__RECORD_VERSION) {
         ona__recording again;
         char why[256];
         int again_rc = ona__recording_parse(b.bytes, b.size, &again, why, sizeof why);

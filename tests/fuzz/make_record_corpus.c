@@ -2,8 +2,9 @@
  * make_record_corpus.c: writes the recording fuzzer's seed corpus (tests/fuzz/corpus/record/)
  * with the runtime's own chunk encoders: valid-* recordings (one with every kind of event and
  * digest), trunc-* ones cut inside a chunk (valid: a crash leaves them), and bad-* ones (another
- * version, a flipped byte, no header). tests/test_fuzz_corpus.c holds each file to its name's
- * verdict. Run by hand (built with ONA_BUILD_FUZZ): make_record_corpus <folder>.
+ * version, a flipped byte, no header); valid-v1-events is a version 1 recording.
+ * tests/test_fuzz_corpus.c holds each file to its name's verdict. Run by hand (built with
+ * ONA_BUILD_FUZZ): make_record_corpus <folder>.
  */
 #include "record.h"
 #include "seed_file.h"
@@ -22,12 +23,21 @@ int main(int argc, char **argv) {
     folder = seed_folder("make_record_corpus", argc, argv);
     const char *args[] = {"autoplay=1", "level=2", NULL};
     ona__rec_buf b = {0};
-    ona__rec_put_header(&b, "samples/invaders", ONA_DELIVERY_ORDERED, 2, args);
+    ona__rec_put_header(&b, &(ona__rec_header){.game = "samples/invaders",
+                                               .delivery = ONA_DELIVERY_ORDERED,
+                                               .threads = 2,
+                                               .width = 960,
+                                               .height = 720,
+                                               .args = args});
     ona__rec_put_end(&b, 0);
     save("valid-empty", b.bytes, b.size);
 
     b.size = 0;
-    ona__rec_put_header(&b, "game", ONA_DELIVERY_ORDERED, 4, NULL);
+    ona__rec_put_header(
+        &b, &(ona__rec_header){
+                .game = "game", .delivery = ONA_DELIVERY_ORDERED, .threads = 4, .seed = 12345});
+    ona__rec_put_file(&b, "main.lua", 120, 0x0123456789abcdefull);
+    ona__rec_put_file(&b, "missing.lua", 0, 0);
     ona_event events[8] = {{0}};
     events[0].type = ONA_EVENT_KEY_DOWN;
     snprintf(events[0].as.key.name, sizeof events[0].as.key.name, "space");
@@ -41,15 +51,37 @@ int main(int argc, char **argv) {
     events[6].type = ONA_EVENT_WINDOW_FOCUS;
     events[7].type = ONA_EVENT_QUIT;
     ona__rec_digest digests[2] = {
-        {.order = 1, .mask = 3, .count = {2, 1, 0}, .hash = {0xdeadbeef, 7, 0}},
+        {.order = 1,
+         .mask = 3,
+         .count = {2, 1, 0},
+         .hash = {0xdeadbeef, 7, 0},
+         .detail_count = 2,
+         .detail_from = {0, 6},
+         .detail_hash = {11, 12}},
         {.order = 5, .mask = 4, .count = {0, 0, 1}, .hash = {0, 0, 42}},
     };
     ona__rec_put_system(&b, 1, "player");
     ona__rec_put_system(&b, 5, "audio");
-    ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2);
-    ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1);
+    const uint32_t interrupted[] = {1, 5};
+    ona__rec_put_frame(&b, 1, 1.0 / 60, events, 8, digests, 2, NULL, 0);
+    ona__rec_put_reload(&b, 2, "player.lua", 99, 77);
+    ona_message m;
+    ona_message_init(&m);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_string(&w, "hit", 3);
+    ona_message_write_table_begin(&w);
+    ona_message_write_string(&w, "damage", 6);
+    ona_message_write_number(&w, 17);
+    ona_message_write_table_end(&w);
+    ona_message_write_boolean(&w, true);
+    ona_message_write_nil(&w);
+    ona_message_writer_end(&w);
+    ona__rec_put_send(&b, 2, 5, &m);
+    ona_message_release(&m);
+    ona__rec_put_frame(&b, 2, 0.02, NULL, 0, digests, 1, interrupted, 2);
     size_t cut = b.size;
-    ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0);
+    ona__rec_put_frame(&b, 3, 0.0, events, 1, NULL, 0, NULL, 0);
     ona__rec_put_end(&b, 3);
     save("valid-events", b.bytes, b.size);
     save("trunc-frame", b.bytes, cut + 7);

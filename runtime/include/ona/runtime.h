@@ -194,6 +194,13 @@ typedef struct ona_runtime_desc {
      * runs nothing). A file that is not a recording of this format version fails create with
      * ONA_EFORMAT (logged with the reason); ONA_ENOENT / ONA_EIO when it cannot be read. */
     const char *replay_path;
+    /* (While recording, messages sent with ona_runtime_send are recorded; while replaying, the
+     * recorded ones are sent at their frames, and ona_runtime_send releases its message and
+     * returns 0.) */
+    /* With replay_path: replays the recorded inputs with the current files, reporting the first
+     * divergence (logged at info, and by ona_runtime_replay_diverged) without stopping: every
+     * step returns 0 and the replay goes on to the recording's end. */
+    bool resimulate;
     /* The session's random seed, below 2^53 (larger is refused: ONA_EINVAL); 0 is a seed like any
      * other, and the default, so that every run draws the same numbers unless told otherwise (the
      * launcher's --seed N). Each system's math.random starts from a seed made of this one, its
