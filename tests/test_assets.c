@@ -85,6 +85,21 @@ static ona_runtime_stats stats_of(ona_runtime *rt) {
     return st;
 }
 
+/* Steps until the reporting system's last "size" is 4x2 (the new file, picked up after the
+ * watcher's settle time), at most `frames` frames. */
+static void expect_texture_becomes_4x2(ona_runtime *rt, int frames) {
+    const item *size = NULL;
+    for (int i = 0; i < frames; i++) {
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+        size = last_tagged("size");
+        if (size && size[1].number == 4)
+            break;
+        usleep(2000);
+    }
+    ck_assert_msg(size && size[1].number == 4 && size[2].number == 2,
+                  "the texture never became 4x2; log:\n%s", captured_logs_text());
+}
+
 /* A runtime with video running `script` (reporting to a collector) for three frames, and the
  * last item it tagged `tag`. */
 static const item *run_script(ona_runtime **rt, const char *script, const char *tag) {
@@ -148,16 +163,7 @@ START_TEST(test_assets_missing_texture_picked_up_when_created) {
     free(before);
 
     game_png("late.png", 4, 2, 0x00FF00FFu); /* green, 4x2 */
-    const item *size = NULL;
-    for (int i = 0; i < 300; i++) {
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-        size = last_tagged("size");
-        if (size && size[1].number == 4)
-            break;
-        usleep(2000);
-    }
-    ck_assert_msg(size && size[1].number == 4 && size[2].number == 2,
-                  "the texture never became 4x2; log:\n%s", captured_logs_text());
+    expect_texture_becomes_4x2(rt, 300);
     uint8_t *after = shoot_frames(rt, 2, 1.0 / 60, "/tmp/ona_assets_after.png", 64, 64);
     for (int p = 0; p < 64 * 64; p += 517) {
         const uint8_t *px = after + p * 4;
@@ -185,16 +191,7 @@ START_TEST(test_assets_missing_texture_in_new_folder_picked_up) {
     game_file("art", dir, sizeof dir);
     ck_assert_int_eq(mkdir(dir, 0755), 0);
     game_png("art/late.png", 4, 2, 0x00FF00FFu);
-    const item *size = NULL;
-    for (int i = 0; i < 600; i++) {
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-        size = last_tagged("size");
-        if (size && size[1].number == 4)
-            break;
-        usleep(2000);
-    }
-    ck_assert_msg(size && size[1].number == 4 && size[2].number == 2,
-                  "the texture never became 4x2; log:\n%s", captured_logs_text());
+    expect_texture_becomes_4x2(rt, 600);
     ck_assert(captured_logs_contain("late.png: 1 reloaded"));
     ona_runtime_destroy(rt);
 }
