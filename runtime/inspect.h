@@ -1,7 +1,8 @@
 /*
  * inspect.h: the inspector, a live view into a running game over HTTP and WebSocket
- * (ona_runtime_desc.inspect). Internal to the assembly: inspect.c is the server (libwebsockets on
- * the runtime's own event loop, the token and Origin checks, the limits, routing), inspect_api.c
+ * (ona_runtime_desc.inspect). Internal to the assembly: inspect.c starts and stops the server
+ * (libwebsockets on the runtime's own event loop) and keeps the frames, inspect_http.c answers
+ * the requests and the stream (the token and Origin checks, the limits, routing), inspect_api.c
  * the JSON documents and the actions (systems, frame, messages, eval, pause, step, resume).
  *
  * Threads: everything here runs on main. The server's callbacks run inside the loop's poll at the
@@ -22,6 +23,7 @@
 
 struct lws;
 struct lws_context;
+struct lws_protocols;
 
 /* One slice of the last frame's timeline: a stretch of a turn (or of a park) on one thread. */
 typedef struct ona__inspect_slice {
@@ -122,6 +124,12 @@ bool ona__inspect_hold(ona_runtime *rt);
  * tick for the stream. */
 void ona__inspect_turns_done(ona_runtime *rt, uint64_t frame_start_ns, uint64_t turns_end_ns);
 void ona__inspect_frame_done(ona_runtime *rt, uint64_t frame_ns, uint64_t present_ns);
+
+/* inspect_http.c. The server's protocols, HTTP then the "ona-inspect" stream, for the context. */
+const struct lws_protocols *ona__inspect_protocols(void);
+/* Main, after a frame: a new tick for the stream's clients, if any is connected and the last
+ * tick is old enough (at most 20 a second). */
+void ona__inspect_tick(ona__inspect *in);
 /* Answers (or, where a turn is in progress, queues) a session's request: sets its reply. */
 void ona__inspect_reply(ona__inspect_session *s, unsigned status, char *json);
 

@@ -50,13 +50,18 @@ ona__pcm *ona__sounds_unload(ona__sounds *s, uint32_t id);
 /* How many sounds are live (the placeholder included). Any thread. */
 uint32_t ona__sounds_live(ona__sounds *s);
 
-/* Decodes a WAV or OGG file into the mixer's format. Any thread. Logs the file under `who` on
- * failure: ONA_ENOENT, ONA_EIO, ONA_EFORMAT, ONA_ELIMIT, ONA_ENOMEM. */
+/* sound_decode.c. Decodes a WAV or OGG file into the mixer's format. Any thread. Logs the file
+ * under `who` on failure: ONA_ENOENT, ONA_EIO, ONA_EFORMAT, ONA_ELIMIT, ONA_ENOMEM. */
 int ona__sound_decode(const char *path, const char *who, ona__pcm **out);
 void ona__pcm_free(ona__pcm *pcm);
+/* What libvorbisfile's error code means, for the log. */
+const char *ona__sound_ov_error_text(long err);
+/* Checks an OGG stream's format (the current link's); false with the log's words in `why`. */
+struct vorbis_info;
+bool ona__sound_ogg_format_ok(const struct vorbis_info *info, char *why, size_t size);
 
-/* Opens music: an OGG is streamed (decoded a chunk at a time on the mixer's thread), a WAV is
- * decoded whole. Main thread. Logs the file on failure and returns NULL. */
+/* music.c. Opens music: an OGG is streamed (decoded a chunk at a time on the mixer's thread), a
+ * WAV is decoded whole. Main thread. Logs the file on failure and returns NULL. */
 ona__stream *ona__music_open(const char *path, bool loop);
 
 #endif

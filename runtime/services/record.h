@@ -154,7 +154,7 @@ void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name);
 void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_message *m);
 void ona__rec_put_send_values(ona__rec_buf *b, uint64_t frame, uint32_t order,
                               const uint8_t *values, size_t size);
-/* Rebuilds a recorded message's values into `out` (record_read.c): 0, or the writer's error. */
+/* Rebuilds a recorded message's values into `out` (record_send.c): 0, or the writer's error. */
 int ona__rec_send_decode(const uint8_t *values, size_t size, ona_message *out);
 void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_event *events,
                         uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,

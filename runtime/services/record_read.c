@@ -8,7 +8,7 @@
  * truncated. Every count is checked against the bytes left, so an array never grows past what
  * the input could describe.
  */
-#include "record.h"
+#include "record_reader.h"
 
 #include "save.h"
 
@@ -17,78 +17,6 @@
 #include <stdarg.h>
 
 /* --- Reading --------------------------------------------------------------------------------- */
-
-typedef struct reader {
-    const uint8_t *p, *end;
-    bool bad;
-} reader;
-
-static uint8_t get_u8(reader *r) {
-    if (r->p >= r->end) {
-        r->bad = true;
-        return 0;
-    }
-    return *r->p++;
-}
-
-static uint32_t get_u32(reader *r) {
-    if (r->end - r->p < 4) {
-        r->bad = true;
-        r->p = r->end;
-        return 0;
-    }
-    uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
-                 (uint32_t)r->p[3] << 24;
-    r->p += 4;
-    return v;
-}
-
-static uint64_t get_varint(reader *r) {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 70; shift += 7) {
-        uint8_t c = get_u8(r);
-        if (r->bad)
-            return 0;
-        if (shift == 63 && c > 1) { /* past 64 bits */
-            r->bad = true;
-            return 0;
-        }
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-    }
-    r->bad = true;
-    return 0;
-}
-
-/* Reads a string into `out` (NUL-terminated); one longer than `size - 1` or holding a NUL is
- * malformed. */
-static void get_str(reader *r, char *out, size_t size) {
-    uint64_t n = get_varint(r);
-    if (r->bad || n >= size || n > (uint64_t)(r->end - r->p) || memchr(r->p, 0, (size_t)n)) {
-        r->bad = true;
-        out[0] = '\0';
-        return;
-    }
-    memcpy(out, r->p, (size_t)n);
-    out[n] = '\0';
-    r->p += n;
-}
-
-static float get_f32(reader *r) {
-    uint32_t bits = get_u32(r);
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-static double get_f64(reader *r) {
-    uint64_t lo = get_u32(r), hi = get_u32(r);
-    uint64_t bits = lo | hi << 32;
-    double d;
-    memcpy(&d, &bits, 8);
-    return d;
-}
 
 static int fail(char *err, size_t errsize, const char *fmt, ...) {
     va_list ap;
@@ -110,40 +38,40 @@ bool ona__rec_grow(void **items, uint32_t *cap, uint32_t count, size_t item) {
     return true;
 }
 
-static bool get_event(reader *r, ona_event *e) {
+static bool get_event(ona__rec_reader *r, ona_event *e) {
     memset(e, 0, sizeof *e);
-    uint8_t type = get_u8(r);
+    uint8_t type = ona__rec_get_u8(r);
     if (type == ONA_EVENT_NONE || type > ONA_EVENT_GAMEPAD_AXIS)
         return false;
     e->type = (ona_event_type)type;
     switch (e->type) {
     case ONA_EVENT_KEY_DOWN:
     case ONA_EVENT_KEY_UP: {
-        get_str(r, e->as.key.name, sizeof e->as.key.name);
-        uint64_t sc = get_varint(r);
+        ona__rec_get_str(r, e->as.key.name, sizeof e->as.key.name);
+        uint64_t sc = ona__rec_get_varint(r);
         e->as.key.scancode = sc < 4096 ? (int)sc : 0;
-        uint8_t repeat = get_u8(r);
+        uint8_t repeat = ona__rec_get_u8(r);
         e->as.key.repeat = repeat != 0;
         return sc < 4096 && repeat <= 1;
     }
     case ONA_EVENT_TEXT:
-        get_str(r, e->as.text.text, sizeof e->as.text.text);
+        ona__rec_get_str(r, e->as.text.text, sizeof e->as.text.text);
         return true;
     case ONA_EVENT_MOUSE_MOVE:
     case ONA_EVENT_MOUSE_DOWN:
     case ONA_EVENT_MOUSE_UP:
-        e->as.mouse.x = get_f32(r);
-        e->as.mouse.y = get_f32(r);
-        e->as.mouse.dx = get_f32(r);
-        e->as.mouse.dy = get_f32(r);
-        e->as.mouse.button = get_u8(r);
+        e->as.mouse.x = ona__rec_get_f32(r);
+        e->as.mouse.y = ona__rec_get_f32(r);
+        e->as.mouse.dx = ona__rec_get_f32(r);
+        e->as.mouse.dy = ona__rec_get_f32(r);
+        e->as.mouse.button = ona__rec_get_u8(r);
         return true;
     case ONA_EVENT_MOUSE_WHEEL:
-        e->as.wheel.dx = get_f32(r);
-        e->as.wheel.dy = get_f32(r);
+        e->as.wheel.dx = ona__rec_get_f32(r);
+        e->as.wheel.dy = ona__rec_get_f32(r);
         return true;
     case ONA_EVENT_WINDOW_RESIZED: {
-        uint64_t w = get_varint(r), h = get_varint(r);
+        uint64_t w = ona__rec_get_varint(r), h = ona__rec_get_varint(r);
         e->as.window.width = (int)(w & 0xffff);
         e->as.window.height = (int)(h & 0xffff);
         return w > 0 && w <= 65535 && h > 0 && h <= 65535;
@@ -153,153 +81,20 @@ static bool get_event(reader *r, ona_event *e) {
     case ONA_EVENT_GAMEPAD_BUTTON_DOWN:
     case ONA_EVENT_GAMEPAD_BUTTON_UP:
     case ONA_EVENT_GAMEPAD_AXIS:
-        e->as.gamepad.index = get_u8(r);
-        get_str(r, e->as.gamepad.name, sizeof e->as.gamepad.name);
-        e->as.gamepad.value = get_f32(r);
+        e->as.gamepad.index = ona__rec_get_u8(r);
+        ona__rec_get_str(r, e->as.gamepad.name, sizeof e->as.gamepad.name);
+        e->as.gamepad.value = ona__rec_get_f32(r);
         return true;
     default:
         return true;
     }
 }
 
-/* One recorded value (record_format.c's kinds): its bytes are checked, not kept. `depth`
- * counts the open tables. */
-static bool skip_value(reader *r, uint32_t *depth) {
-    uint8_t kind = get_u8(r);
-    switch (kind) {
-    case ONA__REC_VALUE_NIL:
-    case ONA__REC_VALUE_FALSE:
-    case ONA__REC_VALUE_TRUE:
-        return !r->bad;
-    case ONA__REC_VALUE_NUMBER:
-        get_f64(r);
-        return !r->bad;
-    case ONA__REC_VALUE_STRING: {
-        uint64_t n = get_varint(r);
-        if (r->bad || n > (uint64_t)(r->end - r->p))
-            return false;
-        r->p += n;
-        return true;
-    }
-    case ONA__REC_VALUE_BUFFER: {
-        char type[64];
-        get_str(r, type, sizeof type);
-        uint64_t elem = get_varint(r), count = get_varint(r);
-        if (r->bad || !type[0] || elem == 0 || elem > ONA_MESSAGE_MAX_SIZE ||
-            count > ONA_MESSAGE_MAX_SIZE / elem || elem * count > (uint64_t)(r->end - r->p))
-            return false;
-        r->p += elem * count;
-        return true;
-    }
-    case ONA__REC_VALUE_TABLE:
-        return ++*depth <= ONA_MESSAGE_MAX_DEPTH;
-    case ONA__REC_VALUE_END:
-        return *depth > 0 && (--*depth, true);
-    default:
-        return false;
-    }
-}
-
-static int parse_send(reader *r, ona__recording *out) {
-    uint64_t frame = get_varint(r), order = get_varint(r);
-    if (r->bad || frame == 0 || order > UINT32_MAX)
-        return -1;
-    const uint8_t *values = r->p;
-    uint32_t depth = 0;
-    while (r->p < r->end)
-        if (!skip_value(r, &depth))
-            return -1;
-    size_t size = (size_t)(r->p - values);
-    if (depth || out->send_bytes_size + size > UINT32_MAX)
-        return -1;
-    if (out->send_bytes_size + size > out->send_bytes_cap) {
-        size_t cap = out->send_bytes_cap ? out->send_bytes_cap : 1024;
-        while (cap < out->send_bytes_size + size)
-            cap *= 2;
-        uint8_t *grown = cap <= UINT32_MAX ? ona__realloc(out->send_bytes, cap) : NULL;
-        if (!grown)
-            return ONA_ENOMEM;
-        out->send_bytes = grown;
-        out->send_bytes_cap = (uint32_t)cap;
-    }
-    if (!ona__rec_grow((void **)&out->sends, &out->send_cap, out->send_count, sizeof *out->sends))
-        return ONA_ENOMEM;
-    if (size)
-        memcpy(out->send_bytes + out->send_bytes_size, values, size);
-    out->sends[out->send_count++] = (ona__rec_send){.frame = frame,
-                                                    .order = (uint32_t)order,
-                                                    .offset = out->send_bytes_size,
-                                                    .size = (uint32_t)size};
-    out->send_bytes_size += (uint32_t)size;
-    return 0;
-}
-
-int ona__rec_send_decode(const uint8_t *values, size_t size, ona_message *out) {
-    ona_message_init(out);
-    ona_message_writer w;
-    ona_message_writer_begin(&w, out);
-    reader r = {values, values + size, false};
-    while (r.p < r.end && !r.bad) {
-        uint8_t kind = get_u8(&r);
-        switch (kind) {
-        case ONA__REC_VALUE_NIL:
-            ona_message_write_nil(&w);
-            break;
-        case ONA__REC_VALUE_FALSE:
-        case ONA__REC_VALUE_TRUE:
-            ona_message_write_boolean(&w, kind == ONA__REC_VALUE_TRUE);
-            break;
-        case ONA__REC_VALUE_NUMBER:
-            ona_message_write_number(&w, get_f64(&r));
-            break;
-        case ONA__REC_VALUE_STRING: {
-            uint64_t n = get_varint(&r);
-            if (r.bad || n > (uint64_t)(r.end - r.p)) {
-                r.bad = true;
-                break;
-            }
-            ona_message_write_string(&w, (const char *)r.p, (size_t)n);
-            r.p += n;
-            break;
-        }
-        case ONA__REC_VALUE_BUFFER: {
-            char type[64];
-            get_str(&r, type, sizeof type);
-            uint64_t elem = get_varint(&r), count = get_varint(&r);
-            ona_buffer *buf = NULL;
-            if (r.bad || elem == 0 || count > ONA_MESSAGE_MAX_SIZE / elem ||
-                elem * count > (uint64_t)(r.end - r.p) ||
-                ona_buffer_create(type, (size_t)elem, (size_t)count, &buf) != 0) {
-                r.bad = true;
-                break;
-            }
-            memcpy(ona_buffer_data(buf), r.p, (size_t)(elem * count));
-            r.p += elem * count;
-            if (ona_message_write_buffer(&w, &buf) != 0)
-                ona_buffer_destroy(buf);
-            break;
-        }
-        case ONA__REC_VALUE_TABLE:
-            ona_message_write_table_begin(&w);
-            break;
-        case ONA__REC_VALUE_END:
-            ona_message_write_table_end(&w);
-            break;
-        default:
-            r.bad = true;
-            break;
-        }
-    }
-    if (r.bad && !w.error)
-        w.error = ONA_EDECODE;
-    return ona_message_writer_end(&w);
-}
-
-static int parse_header(reader *r, ona__recording *out) {
-    get_str(r, out->runtime_version, sizeof out->runtime_version);
-    get_str(r, out->game, sizeof out->game);
-    out->delivery = get_u8(r);
-    uint64_t threads = get_varint(r), n = get_varint(r);
+static int parse_header(ona__rec_reader *r, ona__recording *out) {
+    ona__rec_get_str(r, out->runtime_version, sizeof out->runtime_version);
+    ona__rec_get_str(r, out->game, sizeof out->game);
+    out->delivery = ona__rec_get_u8(r);
+    uint64_t threads = ona__rec_get_varint(r), n = ona__rec_get_varint(r);
     if (r->bad || out->delivery > ONA_DELIVERY_IMMEDIATE || threads > 1024 ||
         n > (uint64_t)(r->end - r->p))
         return -1;
@@ -307,7 +102,7 @@ static int parse_header(reader *r, ona__recording *out) {
     size_t used = 0;
     for (uint64_t i = 0; i < n; i++) {
         char arg[4096];
-        get_str(r, arg, sizeof arg);
+        ona__rec_get_str(r, arg, sizeof arg);
         size_t len = strlen(arg);
         if (r->bad || used + len + 1 > sizeof out->args || !strchr(arg, '='))
             return -1;
@@ -316,7 +111,8 @@ static int parse_header(reader *r, ona__recording *out) {
         out->arg_count++;
     }
     if (out->version >= 2) {
-        uint64_t seed = get_varint(r), w = get_varint(r), h = get_varint(r);
+        uint64_t seed = ona__rec_get_varint(r), w = ona__rec_get_varint(r),
+                 h = ona__rec_get_varint(r);
         if (r->bad || seed >= (1ull << 53) || w > 65535 || h > 65535)
             return -1;
         out->seed = seed;
@@ -327,11 +123,11 @@ static int parse_header(reader *r, ona__recording *out) {
 }
 
 /* A 'G' (frame 0) or 'R' chunk's path, size and digest. */
-static int parse_file(reader *r, ona__recording *out, uint64_t frame) {
+static int parse_file(ona__rec_reader *r, ona__recording *out, uint64_t frame) {
     char path[ONA__RECORD_PATH_BYTES];
-    get_str(r, path, sizeof path);
-    uint64_t size = get_varint(r);
-    uint64_t lo = get_u32(r), hi = get_u32(r);
+    ona__rec_get_str(r, path, sizeof path);
+    uint64_t size = ona__rec_get_varint(r);
+    uint64_t lo = ona__rec_get_u32(r), hi = ona__rec_get_u32(r);
     if (r->bad || !path[0])
         return -1;
     size_t len = strlen(path) + 1;
@@ -356,16 +152,16 @@ static int parse_file(reader *r, ona__recording *out, uint64_t frame) {
     return 0;
 }
 
-static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize) {
+static int parse_frame(ona__rec_reader *r, ona__recording *out, char *err, size_t errsize) {
     if (!ona__rec_grow((void **)&out->frames, &out->frame_cap, out->frame_count,
                        sizeof *out->frames))
         return ONA_ENOMEM;
     ona__rec_frame *f = &out->frames[out->frame_count];
     memset(f, 0, sizeof *f);
     f->first_interrupted = out->interrupted_count;
-    f->frame = get_varint(r);
-    f->dt = get_f64(r);
-    uint64_t events = get_varint(r);
+    f->frame = ona__rec_get_varint(r);
+    f->dt = ona__rec_get_f64(r);
+    uint64_t events = ona__rec_get_varint(r);
     if (r->bad)
         return -1;
     uint64_t expect = out->frame_count ? out->frames[out->frame_count - 1].frame + 1 : f->frame;
@@ -384,7 +180,7 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
             return -1;
         out->event_count++;
     }
-    uint64_t digests = get_varint(r);
+    uint64_t digests = ona__rec_get_varint(r);
     if (r->bad || digests > (uint64_t)(r->end - r->p))
         return -1;
     f->first_digest = out->digest_count;
@@ -395,26 +191,26 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
             return ONA_ENOMEM;
         ona__rec_digest *d = &out->digests[out->digest_count];
         memset(d, 0, sizeof *d);
-        uint64_t order = get_varint(r);
-        d->mask = get_u8(r);
+        uint64_t order = ona__rec_get_varint(r);
+        d->mask = ona__rec_get_u8(r);
         if (r->bad || order > UINT32_MAX || d->mask == 0 || d->mask >> ONA__DIGEST_KINDS ||
             (i > 0 && order <= out->digests[out->digest_count - 1].order))
             return -1;
         d->order = (uint32_t)order;
         for (int k = 0; k < ONA__DIGEST_KINDS; k++)
             if (d->mask & (1u << k)) {
-                uint64_t count = get_varint(r);
+                uint64_t count = ona__rec_get_varint(r);
                 if (count > UINT32_MAX)
                     return -1;
                 d->count[k] = (uint32_t)count;
-                d->hash[k] = get_u32(r);
+                d->hash[k] = ona__rec_get_u32(r);
                 if (k != ONA__DIGEST_RECEIVED || out->version < 2)
                     continue;
                 d->detail_count = (uint32_t)ONA_MIN(count, ONA__DETAIL_MESSAGES);
                 for (uint32_t m = 0; m < d->detail_count; m++) {
-                    uint64_t from = get_varint(r);
+                    uint64_t from = ona__rec_get_varint(r);
                     d->detail_from[m] = from <= UINT32_MAX ? (uint32_t)from : 0;
-                    d->detail_hash[m] = get_u32(r);
+                    d->detail_hash[m] = ona__rec_get_u32(r);
                     if (from > UINT32_MAX)
                         return -1;
                 }
@@ -424,13 +220,13 @@ static int parse_frame(reader *r, ona__recording *out, char *err, size_t errsize
         out->digest_count++;
     }
     if (out->version >= 2) {
-        uint64_t n = get_varint(r), last = 0;
+        uint64_t n = ona__rec_get_varint(r), last = 0;
         if (r->bad || n > (uint64_t)(r->end - r->p))
             return -1;
         f->first_interrupted = out->interrupted_count;
         f->interrupted_count = (uint32_t)n;
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t order = get_varint(r);
+            uint64_t order = ona__rec_get_varint(r);
             if (r->bad || order > UINT32_MAX || (i > 0 && order <= last))
                 return -1;
             if (!ona__rec_grow((void **)&out->interrupted, &out->interrupted_cap,
@@ -449,8 +245,8 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
     memset(out, 0, sizeof *out);
     if (size < 12 || memcmp(bytes, ONA__RECORD_MAGIC, 8) != 0)
         return fail(err, errsize, "not an Ona recording (no ONAREC header)");
-    reader file = {bytes + 8, bytes + size, false};
-    out->version = get_u32(&file);
+    ona__rec_reader file = {bytes + 8, bytes + size, false};
+    out->version = ona__rec_get_u32(&file);
     if (out->version < 1 || out->version > ONA__RECORD_VERSION)
         return fail(err, errsize,
                     "recording format version %u; this runtime reads versions 1 to %d",
@@ -465,11 +261,11 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             out->truncated = true; /* a chunk cut short: what a crash leaves */
             break;
         }
-        char tag = (char)get_u8(&file);
-        uint32_t len = get_u32(&file);
+        char tag = (char)ona__rec_get_u8(&file);
+        uint32_t len = ona__rec_get_u32(&file);
         const uint8_t *payload = file.p;
         file.p += len;
-        uint32_t crc = get_u32(&file);
+        uint32_t crc = ona__rec_get_u32(&file);
         if (crc != ona__crc32(0, bytes + at, 5 + (size_t)len))
             return fail(err, errsize, "corrupt chunk at byte %zu (its checksum does not match)",
                         at);
@@ -477,7 +273,7 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             return fail(err, errsize, "a chunk after the end chunk, at byte %zu", at);
         if (!header && tag != 'H')
             return fail(err, errsize, "the first chunk is not the header");
-        reader r = {payload, payload + len, false};
+        ona__rec_reader r = {payload, payload + len, false};
         int rc = 0;
         switch (tag) {
         case 'H':
@@ -491,8 +287,8 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
                                sizeof *out->systems))
                 return ONA_ENOMEM;
             ona__rec_system *s = &out->systems[out->system_count];
-            uint64_t order = get_varint(&r);
-            get_str(&r, s->name, sizeof s->name);
+            uint64_t order = ona__rec_get_varint(&r);
+            ona__rec_get_str(&r, s->name, sizeof s->name);
             s->order = (uint32_t)order;
             rc = order > UINT32_MAX ? -1 : 0;
             if (rc == 0 && !r.bad)
@@ -505,19 +301,19 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
         case 'M':
             if (out->version < 2)
                 return fail(err, errsize, "a 'M' chunk in a version 1 recording, at byte %zu", at);
-            rc = parse_send(&r, out);
+            rc = ona__rec_parse_send(&r, out);
             break;
         case 'G':
         case 'R': {
             if (out->version < 2)
                 return fail(err, errsize, "a '%c' chunk in a version 1 recording, at byte %zu", tag,
                             at);
-            uint64_t frame = tag == 'R' ? get_varint(&r) : 0;
+            uint64_t frame = tag == 'R' ? ona__rec_get_varint(&r) : 0;
             rc = r.bad || (tag == 'R' && frame == 0) ? -1 : parse_file(&r, out, frame);
             break;
         }
         case 'E': {
-            uint64_t frames = get_varint(&r);
+            uint64_t frames = ona__rec_get_varint(&r);
             rc = !r.bad && frames == out->frame_count ? 0 : -1;
             out->ended = true;
             break;
