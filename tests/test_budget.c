@@ -103,7 +103,7 @@ static ona_system_status status_of(ona_runtime *rt, ona_system h) {
  * continued in the next frame (lua_watchdog.h) until its budget runs out. */
 static int step_until_stopped(ona_runtime *rt, ona_system h) {
     int frames = 0;
-    for (; frames < 600 && status_of(rt, h) != ONA_SYSTEM_STOPPED; frames++)
+    for (; frames < 20000 && status_of(rt, h) != ONA_SYSTEM_STOPPED; frames++)
         step(rt, 1);
     ck_assert_msg(status_of(rt, h) == ONA_SYSTEM_STOPPED, "not stopped after %d frames; log:\n%s",
                   frames, captured_logs_text());
