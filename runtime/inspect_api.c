@@ -73,7 +73,7 @@ static json_t *system_json(ona__inspect *in, ona__system *sys) {
     ona_system_stats st;
     if (ona__runtime_system_stats(rt, (ona_system){sys->id}, &st) != 0)
         return NULL;
-    char detail[256];
+    char detail[320];
     const char *state = state_of(&rt->core, sys, detail, sizeof detail);
     bool lua = sys->host == rt->core.hosts[ONA__HOST_SCRIPT];
     const ona__lua *l = lua ? sys->host_data : NULL;

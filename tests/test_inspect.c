@@ -11,6 +11,7 @@
 #include "test_support.h"
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -547,7 +548,7 @@ END_TEST
 /* Loads the page in headless Chromium against this runtime while main steps frames; the DOM
  * after the page's scripts ran goes to `dom`, a screenshot to `shot`. */
 static void browse(const char *url, const char *dom, const char *shot) {
-    char shot_arg[300];
+    char shot_arg[PATH_MAX + 16];
     snprintf(shot_arg, sizeof shot_arg, "--screenshot=%s", shot);
     for (int pass = 0; pass < 2; pass++) {
         int out = open(pass ? "/dev/null" : dom, O_WRONLY | O_CREAT | O_TRUNC, 0644);

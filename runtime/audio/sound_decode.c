@@ -214,7 +214,7 @@ static int decode_ogg(const char *path, const char *who, const uint8_t *data, si
                 ona__sound_ov_error_text(err));
         return ONA_EFORMAT;
     }
-    char why[128];
+    char why[192];
     const vorbis_info *info = ov_info(&vf, -1);
     int channels = info ? info->channels : 0;
     long rate = info ? info->rate : 0;
