@@ -80,6 +80,19 @@ static bool append(char *out, size_t size, size_t *len, const char *s, size_t n)
     return true;
 }
 
+/* The part of `candidate` below the script root it starts with (the runtime's templates are
+ * "root/?.lua"), so that a relative root is not applied twice; else `candidate` itself. An
+ * absolute root's candidates resolve as they are, inside it. */
+static const char *under_root(const ona__services *svc, const char *candidate) {
+    for (uint32_t i = 0; i < svc->root_count; i++) {
+        const char *root = svc->roots[i];
+        size_t n = strlen(root);
+        if (root[0] != '/' && n && strncmp(candidate, root, n) == 0 && candidate[n] == '/')
+            return candidate + n + 1;
+    }
+    return candidate;
+}
+
 /* The candidate of `template` (n bytes) for `stem`: every "?" replaced. False when too long. */
 static bool candidate_of(const char *template, size_t n, const char *stem, char *out, size_t size) {
     size_t len = 0;
@@ -131,7 +144,8 @@ static int search(lua_State *L, const char *fn, int name_arg, int templates_arg,
         if (len > 0) {
             if (!candidate_of(t, len, stem, candidate, sizeof candidate))
                 ona__lua_raise(L, fn, "module '%s': a candidate path is too long", name);
-            int rc = ona__paths_resolve_game(svc->roots, svc->root_count, candidate, path, size);
+            int rc = ona__paths_resolve_game(svc->roots, svc->root_count,
+                                             under_root(svc, candidate), path, size);
             if (rc == 0)
                 return 0;
             if (rc == ONA_EPATH)
