@@ -237,6 +237,31 @@ START_TEST(test_sandbox_unsandboxed_keeps_everything) {
 }
 END_TEST
 
+/* A relative script root (the launcher's `ona samples/game`): require finds a module under it,
+ * with the root applied once. */
+START_TEST(test_sandbox_require_under_a_relative_root) {
+    game_write("relmod.lua", "return { v = 42 }\n");
+    game_write("reluser.lua", "local m = require('relmod')\n"
+                              "return {\n"
+                              "  init = function(state, args) state.report = args.report end,\n"
+                              "  process = function(state) ona.send(state.report, 'rel ' .. m.v) end,\n"
+                              "}\n");
+    char dir[700];
+    snprintf(dir, sizeof dir, "%s", game_dir());
+    char *slash = strrchr(dir, '/');
+    ck_assert_ptr_nonnull(slash);
+    *slash = '\0';
+    ck_assert_int_eq(chdir(dir), 0);
+    const char *roots[] = {slash + 1, NULL};
+    ona_runtime *rt = create_runtime(&(ona_runtime_desc){.threads = 2, .script_roots = roots});
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "reluser.lua", "reluser", report, "", 0, ONA_POLICY_STOP);
+    steps(rt, 2);
+    ASSERT_COLLECTED("rel 42");
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 static Suite *sandbox_suite(void) {
     Suite *s = suite_create("sandbox");
     TCase *tc = tcase_create("sandbox");
@@ -245,6 +270,7 @@ static Suite *sandbox_suite(void) {
     tcase_add_test(tc, test_sandbox_runaway_and_bomb_stopped);
     tcase_add_test(tc, test_sandbox_whole_runtime);
     tcase_add_test(tc, test_sandbox_unsandboxed_keeps_everything);
+    tcase_add_test(tc, test_sandbox_require_under_a_relative_root);
     suite_add_tcase(s, tc);
     return s;
 }
