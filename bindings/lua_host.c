@@ -219,6 +219,7 @@ static int open_base(lua_State *L) {
     lua_pushcfunction(L, reload_chunk);
     lua_setfield(L, -2, "reload_chunk");
     ona__lua_open_files(L);
+    ona__lua_open_watchdog(L);
     lua_pushvalue(L, -2);
     lua_setglobal(L, "ona");
     /* The prelude's bytecode, compiled once per runtime, loads faster than its source. */

@@ -40,6 +40,9 @@ typedef struct ona__lua {
     bool mem_exceeded;
     bool closing;   /* lua_close is running (its finalizers' errors are swallowed) */
     bool sandboxed; /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
+    /* This run's slice hook leaves nested coroutines alone: one could not pass its suspension
+     * up (lua_watchdog.c). */
+    bool slice_nested_off;
     /* The counting allocator's (lua_host.c). */
     size_t mem_used, mem_peak, mem_cap;
     /* Small blocks of the state (lua_host.c, the counting allocator): NULL when the state

@@ -17,7 +17,9 @@
  *    set once by the watchdog, and continued in the next frame, so the frame goes on without it;
  *    from then on it runs 10 ms a frame (ONA__LUA_TURN_SLICE_NS) until it ends or its budget,
  *    counted from its first run, runs out. Turns shorter than the share are never split. A
- *    chunk, exit or reload run cannot step aside (nothing could continue it).
+ *    chunk, exit or reload run cannot step aside (nothing could continue it). A loop inside a
+ *    coroutine the script resumed steps aside too: the prelude's resume passes the suspension
+ *    up the chain of resumers (l_raw_slice_of).
  *  - Limit of a LuaJIT built without LUAJIT_ENABLE_CHECKHOOK (Debian's): machine code of a
  *    compiled trace never checks for hooks, so a loop the JIT compiled (`while true do end`) is
  *    not interrupted; the watchdog names it once a second instead. Loops the JIT does not compile
@@ -36,27 +38,46 @@ static const char *base_name(const char *source) {
     return slash ? slash + 1 : source;
 }
 
-/* Which of the script's callbacks (init, process, exit, reload) runs at or below `level`: the
- * outermost one on the stack. NULL when none is (a chunk). */
+/* Which of the script's callbacks (init, process, exit, reload) is on the turn's stack: the
+ * outermost one. NULL when none is (a chunk). A callback is known by its function's chunk and
+ * first line, so the turn's own coroutine can be searched from a coroutine it resumed (L)
+ * without pushing anything on a stack that is not running. */
 static const char *callback_name(lua_State *L, ona__lua *lua) {
     static const char *const names[] = {"init", "process", "exit", "reload"};
     if (lua->module_ref == LUA_NOREF || !lua_checkstack(L, 3))
         return NULL;
-    const char *found = NULL;
+    const char *source[ONA_ARRAY_COUNT(names)] = {0};
+    int line[ONA_ARRAY_COUNT(names)] = {0};
     lua_rawgeti(L, LUA_REGISTRYINDEX, lua->module_ref);
-    lua_Debug ar;
-    for (int level = 0; lua_getstack(L, level, &ar); level++) {
-        lua_getinfo(L, "f", &ar);
-        for (size_t i = 0; i < ONA_ARRAY_COUNT(names); i++) {
-            lua_getfield(L, -2, names[i]);
-            bool same = lua_rawequal(L, -1, -2);
+    for (size_t i = 0; i < ONA_ARRAY_COUNT(names); i++) {
+        lua_getfield(L, -1, names[i]);
+        lua_Debug fn;
+        if (lua_isfunction(L, -1) && lua_getinfo(L, ">S", &fn) && fn.linedefined > 0) {
+            source[i] = fn.source; /* the prototype's chunk name, alive while the module is */
+            line[i] = fn.linedefined;
+        } else {
             lua_pop(L, 1);
-            if (same)
-                found = names[i];
         }
-        lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    lua_State *stacks[2] = {L, lua->co && lua->co != L ? lua->co : NULL};
+    const char *found = NULL;
+    for (int k = 1; k >= 0; k--) { /* outermost first: the turn's coroutine, then L */
+        if (!stacks[k])
+            continue;
+        lua_Debug ar;
+        for (int level = 0; !found && lua_getstack(stacks[k], level, &ar); level++)
+            ;
+        for (int level = 0; lua_getstack(stacks[k], level, &ar); level++) {
+            if (!lua_getinfo(stacks[k], "S", &ar))
+                continue;
+            for (size_t i = 0; i < ONA_ARRAY_COUNT(names); i++)
+                if (source[i] && ar.source == source[i] && ar.linedefined == line[i])
+                    found = names[i];
+        }
+        if (found)
+            return found;
+    }
     return found;
 }
 
@@ -93,20 +114,48 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
-/* Set once the turn ran past its slice: suspends it at the first instruction of the turn's own
- * coroutine where a yield is allowed (not inside a nested coroutine, nor a Lua function called
- * by C, such as a sort comparator, nor between an `ona` function's park and its yield); until
- * then it fires again at each instruction. LuaJIT lets a count hook yield (lua_yield's "yield
- * from hook"); the resume continues at the hooked instruction. */
+/* Set once the turn ran past its slice: suspends it at the first instruction where a yield is
+ * allowed (not in a Lua function called by C, such as a sort comparator, nor between an `ona`
+ * function's park and its yield); until then it fires again at each instruction. LuaJIT lets a
+ * count hook yield (lua_yield's "yield from hook"); the resume continues at the hooked
+ * instruction. In a coroutine the script resumed, the yield goes to the prelude's
+ * coroutine.resume / wrap, which passes it up to the turn's coroutine (raw.slice_of) and resumes
+ * the coroutine where it stopped when the turn goes on; where a resumer up the chain cannot
+ * yield, nested coroutines are left alone for the rest of the run. */
 static void slice_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     ona__lua *lua = ona__lua_of(L);
     ona__watch_scope *scope = ona__watchdog_current();
-    if (!scope || scope->watch.target != (void *)lua->L || L != lua->co ||
-        lua->park != ONA__PARK_NONE || !lua_isyieldable(L))
+    if (!scope || scope->watch.target != (void *)lua->L ||
+        (L != lua->co && lua->slice_nested_off) || lua->park != ONA__PARK_NONE ||
+        !lua_isyieldable(L))
         return;
     lua->park = ONA__PARK_SLICE;
     lua_yield(L, 0);
+}
+
+/* raw.slice_of() -> 0, 1 or 2, asked by the prelude's coroutine.resume / wrap after a resume
+ * returned: 0, the coroutine yielded (or returned) of its own accord; 1, the slice hook suspended
+ * it and the caller, which can yield, passes the suspension up (it yields, then resumes the
+ * coroutine); 2, the hook suspended it but the caller cannot yield, so it resumes the coroutine
+ * at once and the hook leaves nested coroutines alone until the run ends. */
+static int l_raw_slice_of(lua_State *L) {
+    ona__lua *lua = ona__lua_of(L);
+    int how = 0;
+    if (lua->park == ONA__PARK_SLICE) {
+        how = lua_isyieldable(L) ? 1 : 2;
+        if (how == 2) {
+            lua->park = ONA__PARK_NONE;
+            lua->slice_nested_off = true;
+        }
+    }
+    lua_pushinteger(L, how);
+    return 1;
+}
+
+void ona__lua_open_watchdog(lua_State *L) {
+    lua_pushcfunction(L, l_raw_slice_of);
+    lua_setfield(L, -2, "slice_of");
 }
 
 /* The watchdog's thread: see the design note. */
@@ -124,6 +173,7 @@ static void disarm(void *target) {
 }
 
 void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *scope) {
+    lua->slice_nested_off = false;
     /* Described in place: ona__watchdog_begin does not copy a watch that is the scope's own. */
     scope->watch = (ona__watch){
         .system = lua->sys->name,

@@ -16,10 +16,14 @@ void ona__lua_watch_begin(ona__lua *lua, const char *what, ona__watch_scope *sco
 
 /* A turn that has run a quarter of its budget in one go (its budget share, at least this long),
  * and then this long of CPU time (watchdog.c), is asked to step aside, and once it has, after
- * this long in each later frame: the watchdog sets a count hook that, at the next instruction of
- * the turn's own coroutine where it can yield, suspends the turn (lua->park = ONA__PARK_SLICE)
+ * this long in each later frame: the watchdog sets a count hook that, at the next instruction
+ * where it can yield (in a coroutine the script resumed too), suspends the turn (lua->park = ONA__PARK_SLICE)
  * to be continued next frame. Its budget keeps counting from the turn's first run
  * (lua->turn_since_ns). */
 #define ONA__LUA_TURN_SLICE_NS (10ull * 1000000ull)
+
+/* The prelude's raw.slice_of (the hook's suspension of a nested coroutine, passed up), into
+ * the raw table at the top of L. */
+void ona__lua_open_watchdog(lua_State *L);
 
 #endif

@@ -230,13 +230,31 @@ local function left(level, ...)
   return ...
 end
 
+-- What a resume of `co` returned, unless the budget's slice hook suspended it (a runaway loop
+-- inside it, lua_watchdog.c): then the suspension goes up to the turn's coroutine (each resumer
+-- on the chain does the same) and `co` goes on where it stopped when the turn next runs, or at
+-- once where this coroutine cannot yield. The script sees only `co`'s own yields and returns.
+local slice_of, co_yield = raw.slice_of, coroutine.yield
+local function resumed(co, ok, ...)
+  if ok then
+    local how = slice_of()
+    if how ~= 0 then
+      if how == 1 then
+        co_yield()
+      end
+      return resumed(co, co_resume(co))
+    end
+  end
+  return ok, ...
+end
+
 function coroutine.resume(co, ...)
   if type(co) ~= "thread" or co_status(co) ~= "suspended" then
     return co_resume(co, ...) -- its own error or `false, reason`
   end
   local level = enter()
   entry_level[co] = level + 1
-  return left(level, co_resume(co, ...))
+  return left(level, resumed(co, co_resume(co, ...)))
 end
 
 -- As coroutine.wrap, a failed coroutine's error is raised again in the caller, and a message gets
@@ -263,7 +281,7 @@ function coroutine.wrap(f)
     end
     local level = enter()
     entry_level[co] = level + 1
-    return wrap_left(level, co_resume(co, ...))
+    return wrap_left(level, resumed(co, co_resume(co, ...)))
   end
 end
 

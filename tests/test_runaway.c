@@ -33,7 +33,9 @@ static const char *TICKER = "return {\n"
                             "  process = function(state) end,\n"
                             "}\n";
 
-/* Turn 3 spins: in a plain loop (line 9), or in one that catches every error (line 8). */
+/* Turn 3 spins: in a plain loop (line 12), in one that catches every error (line 8), inside a
+ * coroutine.wrap (line 9), or inside a coroutine.resume'd coroutine that yielded of its own
+ * accord first (lines 10-11: its own yield and resume still carry their values). */
 static const char *SPINNER =
     "return {\n"
     "  init = function(state, args) state.args = args; state.n = 0 end,\n"
@@ -41,8 +43,11 @@ static const char *SPINNER =
     "    state.n = state.n + 1\n"
     "    if state.n == 3 then\n"
     "      ona.send(state.args.report, 'spinning', state.n)\n"
-    "      local x = 0\n"
+    "      local x, r = 0, state.args.report\n"
     "      if state.args.mode == 'pcall' then while true do pcall(error, 'x') end end\n"
+    "      if state.args.mode == 'wrap' then coroutine.wrap(function() while true do x = x + 1 end end)() end\n"
+    "      local co = coroutine.create(function(a) ona.send(r, 'got', a, coroutine.yield('one')); while true do x = x + 1 end end)\n"
+    "      if state.args.mode == 'resume' then ona.send(r, 'first', select(2, coroutine.resume(co, 'a'))); coroutine.resume(co, 'b') end\n"
     "      while true do x = x + 1 end\n"
     "    end\n"
     "  end,\n"
@@ -139,7 +144,28 @@ static void runaway_case(uint32_t threads, const char *mode, const char *at) {
 }
 
 START_TEST(test_runaway_leaves_the_frame) {
-    runaway_case(_i == 0 ? 1 : 3, "loop", "spinner.lua:9");
+    runaway_case(_i == 0 ? 1 : 3, "loop", "spinner.lua:12");
+}
+END_TEST
+
+START_TEST(test_runaway_in_a_wrapped_coroutine_leaves_the_frame) {
+    runaway_case(_i == 0 ? 1 : 3, "wrap", "spinner.lua:9");
+}
+END_TEST
+
+START_TEST(test_runaway_in_a_resumed_coroutine_leaves_the_frame) {
+    runaway_case(_i == 0 ? 1 : 3, "resume", "spinner.lua:10");
+    /* The coroutine's own yield and resume carried their values across the slices. */
+    ck_assert_int_eq(count_tagged("first"), 1);
+    for (int i = 0; i < coll->count; i++)
+        if (coll->items[i].type == ONA_VALUE_STRING && strcmp(coll->items[i].text, "first") == 0)
+            ck_assert_str_eq(coll->items[i + 1].text, "one");
+    ck_assert_int_eq(count_tagged("got"), 1);
+    for (int i = 0; i < coll->count; i++)
+        if (coll->items[i].type == ONA_VALUE_STRING && strcmp(coll->items[i].text, "got") == 0) {
+            ck_assert_str_eq(coll->items[i + 1].text, "a");
+            ck_assert_str_eq(coll->items[i + 2].text, "b");
+        }
 }
 END_TEST
 
@@ -155,6 +181,8 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_runaway_leaves_the_frame, 0, 2);
     tcase_add_loop_test(tc, test_runaway_under_pcall_leaves_the_frame, 0, 2);
+    tcase_add_loop_test(tc, test_runaway_in_a_wrapped_coroutine_leaves_the_frame, 0, 2);
+    tcase_add_loop_test(tc, test_runaway_in_a_resumed_coroutine_leaves_the_frame, 0, 2);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
