@@ -4,8 +4,7 @@
  * run. The machine has 2 cores; the runtime runs with threads = 1 or 2 as each row says.
  *
  *   spawn Lua system     ona_runtime_spawn of benchmarks/lua/empty.lua ({process = function()
- *                        end}) between frames, and of sized.lua (a script the size of a sample's,
- *                        with a module); one sample per spawn (SPAWN_PER_RUNTIME spawns into
+ *                        end}) between frames; one sample per spawn (SPAWN_PER_RUNTIME spawns into
  *                        each of SPAWN_RUNTIMES fresh runtimes, so the registry never fills), in
  *                        rounds: ONA__LUA_PREBUILT spawns taking the states built ahead, as many
  *                        building their own ("none ready"), the build of the next ready states
@@ -152,35 +151,6 @@ static uint64_t spawn_now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Spawns of benchmarks/lua/sized.lua (a ~250-line script requiring a ~50-line module), each
- * with a state built ahead ready: what a spawn costs once the script is not empty. */
-static void bench_spawn_sized(void) {
-    enum { SAMPLES = SPAWN_RUNTIMES * SPAWN_PER_RUNTIME / 2 };
-    static double sized[SAMPLES];
-    size_t n = 0;
-    for (int r = 0; r < SPAWN_RUNTIMES; r++) {
-        ona_runtime *rt = make_runtime(1);
-        for (int i = 0; i < SPAWN_PER_RUNTIME / 2; i++) {
-            if (ona__lua_prebuilt_count(&rt->core) == 0) {
-                ona__lua_prebuilt_fill(&rt->core);
-                step(rt);
-            }
-            ona_spawn_desc d = {.script = "sized.lua"};
-            ona_system h;
-            uint64_t t0 = spawn_now_ns();
-            int rc = ona_runtime_spawn(rt, &d, &h);
-            uint64_t t1 = spawn_now_ns();
-            if (rc)
-                die("spawn sized.lua", rc);
-            sized[n++] = (double)(t1 - t0);
-        }
-        ona_runtime_destroy(rt);
-    }
-    add_row("spawn Lua system, game-sized script",
-            "sized.lua (~250 lines) and the module it requires, a state built ahead ready", sized,
-            n);
-}
-
 static void bench_spawn(void) {
     enum { ROUND = 2 * ONA__LUA_PREBUILT, SAMPLES = SPAWN_RUNTIMES * SPAWN_PER_RUNTIME / 2 };
     static double lua[SAMPLES], lua_fresh[SAMPLES], refill[SAMPLES / ONA__LUA_PREBUILT];
@@ -233,7 +203,6 @@ static void bench_spawn(void) {
     }
     add_row("spawn Lua system",
             "ona_runtime_spawn of empty.lua, threads = 1, a state built ahead ready", lua, nl);
-    bench_spawn_sized();
     add_row("spawn Lua system, none ready",
             "the same once the ready states are taken: the state is built at the spawn",
             lua_fresh, nf);
