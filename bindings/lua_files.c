@@ -13,8 +13,7 @@
  * silent "not found" and never a read that blocks (the file is read by ona__read_file, which
  * opens without blocking and refuses anything but a regular file). Candidates that do not exist
  * are handed back to the prelude's loader, which watches them so that creating the module
- * reloads the systems that wanted it. A module found is compiled once for every system that
- * requires it (lua_chunks.c). A sandboxed system loads source only: a file that holds
+ * reloads the systems that wanted it. A sandboxed system loads source only: a file that holds
  * bytecode is refused by its first byte (and by LuaJIT's text mode), since LuaJIT does not
  * verify bytecode and a forged chunk can read and write any memory.
  */
@@ -30,8 +29,45 @@
 
 enum { PATH_BYTES = 4096 };
 
+static bool blank(const uint8_t *data, size_t size) {
+    for (size_t i = 0; i < size; i++)
+        if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' && data[i] != '\r')
+            return false;
+    return true;
+}
+
+/* ona__lua_load_source, and a module's refusal of an empty file during a hot reload (a save
+ * caught between truncating and writing). */
+static int load_file(lua_State *L, const char *path, bool text_only, bool refuse_blank) {
+    uint8_t *data;
+    size_t size;
+    int rc = ona__read_file(path, ONA__LUA_SOURCE_MAX_BYTES, &data, &size);
+    if (rc) {
+        lua_pushfstring(L, "%s: %s", path, ona__paths_why(rc, path));
+        return LUA_ERRFILE;
+    }
+    char chunkname[PATH_BYTES + 2];
+    snprintf(chunkname, sizeof chunkname, "@%s", path);
+    int status;
+    bool binary = text_only && size > 0 && data[0] == LUA_SIGNATURE[0];
+    bool empty = refuse_blank && blank(data, size);
+    if (binary || empty)
+        status = LUA_ERRSYNTAX;
+    else
+        status = luaL_loadbufferx(L, (const char *)data, size, chunkname, text_only ? "t" : NULL);
+    ona__free(data); /* before anything below can raise */
+    if (binary)
+        lua_pushfstring(L,
+                        "%s: a binary chunk (bytecode) is refused in a sandboxed system: it "
+                        "loads Lua source only",
+                        path);
+    else if (empty)
+        lua_pushfstring(L, "%s is empty (a save caught mid-write?): keeping the old module", path);
+    return status;
+}
+
 int ona__lua_load_source(lua_State *L, const char *path, bool text_only) {
-    return ona__lua_chunk_load(L, path, text_only, false);
+    return load_file(L, path, text_only, false);
 }
 
 /* Appends to `out` (of `size` bytes, `*len` used) `n` bytes of `s`; false when they do not fit. */
@@ -158,7 +194,7 @@ static int l_raw_module(lua_State *L) {
         return 3;
     }
     lua_pushstring(L, path);
-    if (ona__lua_chunk_load(L, path, ona__lua_of(L)->sandboxed, reloading) != 0)
+    if (load_file(L, path, ona__lua_of(L)->sandboxed, reloading) != 0)
         return lua_error(L);
     return 2;
 }
@@ -234,18 +270,6 @@ int ona__lua_sandbox_dofile(lua_State *L) {
     return lua_gettop(L) - 1;
 }
 
-/* raw.load_script(path) -> function | nil, message: the system's own script (resolved) for a
- * hot reload, compiled once for every system that runs it; source only when sandboxed. */
-static int l_raw_load_script(lua_State *L) {
-    const char *path = luaL_checkstring(L, 1);
-    if (ona__lua_chunk_load(L, path, ona__lua_of(L)->sandboxed, false) != 0) {
-        lua_pushnil(L);
-        lua_insert(L, -2);
-        return 2;
-    }
-    return 1;
-}
-
 static int l_raw_ffi(lua_State *L) {
     ona__lua_push_ffi(L);
     return 1;
@@ -256,6 +280,4 @@ void ona__lua_open_files(lua_State *L) {
     lua_setfield(L, -2, "module");
     lua_pushcfunction(L, l_raw_ffi);
     lua_setfield(L, -2, "ffi");
-    lua_pushcfunction(L, l_raw_load_script);
-    lua_setfield(L, -2, "load_script");
 }

@@ -12,10 +12,8 @@
  *  - A script that returns nothing is a one-shot: its chunk was its whole life; it ends at the
  *    next frame boundary.
  *  - A spawn builds only what every system needs: the standard libraries a script may
- *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c); the
- *    hot reload's steps are loaded at a system's first reload (reload_chunk), from bytecode
- *    compiled once per runtime, and the system's own files from the runtime's compiled chunks
- *    (lua_chunks.c).
+ *    never touch are opened on first use (std_libs), as are the `ona` groups (l_modules.c), and the
+ *    hot reload's steps are compiled at a system's first reload (reload_chunk).
  *  - A sandboxed system's state is built as every other, and then, after the prelude and before
  *    the script's chunk, loses what the sandbox takes away (lua_sandbox.c).
  */
@@ -51,12 +49,12 @@ static int load_inbox(lua_State *L) {
     return 1;
 }
 
-/* The function that makes the hot reload's steps: the text from the "--@reload" line of
- * scripts/prelude.lua to the end of the long comment that holds it, compiled once at the
- * runtime's prepare (or at a system's first reload without it), never at every spawn. Its lines keep their
+/* raw.reload_chunk() -> the function that makes the hot reload's steps: the text from
+ * the "--@reload" line of scripts/prelude.lua to the end of the long comment that holds it,
+ * compiled now, at a system's first reload, rather than at every spawn. Its lines keep their
  * numbers in prelude.lua (as many newlines go first) and its chunk name is the prelude's, so
  * ona__lua_author_line passes over its frames as over the rest of the prelude. */
-static int compile_reload(lua_State *L) {
+static int reload_chunk(lua_State *L) {
     static const char marker[] = "\n--@reload\n";
     const char *text = (const char *)ona_prelude_lua;
     size_t size = ona_prelude_lua_size;
@@ -78,16 +76,6 @@ static int compile_reload(lua_State *L) {
     size_t len;
     const char *chunk = lua_tolstring(L, -1, &len);
     if (luaL_loadbuffer(L, chunk, len, ONA__PRELUDE_CHUNK))
-        return lua_error(L);
-    return 1;
-}
-
-/* raw.reload_chunk() in a system's state: the bytecode compiled once at prepare, else the text. */
-static int reload_chunk(lua_State *L) {
-    ona__lua_runtime *host = ona__lua_of(L)->svc->core->host_state[ONA__HOST_SCRIPT];
-    if (!host || !host->reload_bc)
-        return compile_reload(L);
-    if (luaL_loadbuffer(L, host->reload_bc, host->reload_bc_size, ONA__PRELUDE_CHUNK))
         return lua_error(L);
     return 1;
 }
@@ -259,7 +247,8 @@ static int open_script(lua_State *L) {
         ona__lua_sandbox(L);
     ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
     /* Both name the chunk "@path", so errors read path:line: message. */
-    if (ona__lua_chunk_load(L, lua->script_path, lua->sandboxed, false))
+    if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
+                       : luaL_loadfile(L, lua->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)
@@ -450,18 +439,43 @@ void ona__lua_free(ona__lua *lua) {
 
 /* --- The prelude's bytecode ------------------------------------------------------------------ */
 
+typedef struct bytecode {
+    char *data;
+    size_t size, capacity;
+    bool failed;
+} bytecode;
+
+static int write_bytecode(lua_State *L, const void *p, size_t size, void *ud) {
+    (void)L;
+    bytecode *bc = ud;
+    if (bc->size + size > bc->capacity) {
+        size_t cap = bc->capacity ? bc->capacity * 2 : 16384;
+        while (cap < bc->size + size)
+            cap *= 2;
+        char *grown = ona__realloc(bc->data, cap);
+        if (!grown) {
+            bc->failed = true;
+            return 1;
+        }
+        bc->data = grown;
+        bc->capacity = cap;
+    }
+    memcpy(bc->data + bc->size, p, size);
+    bc->size += size;
+    return 0;
+}
+
 int ona__lua_prepare(ona__core *core, void **state) {
     ona__lua_runtime *host = ona__calloc(1, sizeof *host);
     *state = host;
     lua_State *L = host ? luaL_newstate() : NULL;
     if (!L)
         return 0;
-    ona__lua_chunks_init(&host->chunks);
-    ona__lua_bytecode bc = {0};
+    bytecode bc = {0};
     int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
                              "=prelude.lua");
     if (rc == 0)
-        rc = lua_dump(L, ona__lua_bytecode_write, &bc);
+        rc = lua_dump(L, write_bytecode, &bc);
     if (rc || bc.failed) {
         /* Not fatal: every spawn then compiles the source, as it would without this. */
         ona_log(ONA_LOG_WARN, "runtime", "prelude bytecode not made (%s); loading its source",
@@ -470,20 +484,9 @@ int ona__lua_prepare(ona__core *core, void **state) {
         bc.data = NULL;
         bc.size = 0;
     }
+    lua_close(L);
     host->prelude_bc = bc.data;
     host->prelude_bc_size = bc.size;
-    /* The hot reload's part too: a reload of many systems compiles it once, not in each. */
-    ona__lua_bytecode rbc = {0};
-    lua_settop(L, 0);
-    lua_pushcfunction(L, compile_reload);
-    if (lua_pcall(L, 0, 1, 0) == 0 && lua_dump(L, ona__lua_bytecode_write, &rbc) == 0 &&
-        !rbc.failed) {
-        host->reload_bc = rbc.data;
-        host->reload_bc_size = rbc.size;
-    } else {
-        ona__free(rbc.data);
-    }
-    lua_close(L);
     ona__lua_prebuilt_init(host);
     ona__lua_prebuilt_fill(core);
     return 0;
@@ -499,9 +502,7 @@ void ona__lua_release(ona__core *core, void *state) {
     ona__lua_runtime *host = state;
     if (host) {
         ona__lua_prebuilt_release(host);
-        ona__lua_chunks_release(&host->chunks);
         ona__free(host->prelude_bc);
-        ona__free(host->reload_bc);
     }
     ona__free(host);
 }

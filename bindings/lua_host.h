@@ -79,47 +79,12 @@ void ona__lua_closestate(ona__lua *lua);
 /* How many Lua states the runtime keeps built ahead for its spawns (lua_pool.c). */
 enum { ONA__LUA_PREBUILT = 8 };
 
-/* A growing buffer that lua_dump writes into (ona__lua_bytecode_write, lua_chunks.c). */
-typedef struct ona__lua_bytecode {
-    char *data;
-    size_t size, capacity;
-    bool failed; /* out of memory: lua_dump stopped */
-} ona__lua_bytecode;
-int ona__lua_bytecode_write(lua_State *L, const void *p, size_t size, void *ud);
-
-/* The game's Lua files compiled once (lua_chunks.c), per resolved path; `lock` guards the
- * table. */
-typedef struct ona__lua_chunks {
-    uv_mutex_t lock;
-    bool lock_made; /* without it nothing is kept: every load compiles */
-    struct ona__lua_chunk **buckets;
-    uint32_t count;
-    size_t bytes;
-    uint64_t tick;
-    /* How many loads parsed the source, how many loaded the kept bytecode (relaxed: counts for
-     * tests and stats, ordering nothing). */
-    atomic_uint_fast64_t compiles, reuses;
-} ona__lua_chunks;
-
-/* lua_chunks.c. Main, at prepare and release. */
-void ona__lua_chunks_init(ona__lua_chunks *c);
-void ona__lua_chunks_release(ona__lua_chunks *c);
-/* Any thread, on a state of a system (any other state loads uncached): pushes the chunk of the
- * resolved `path`, named "@path", compiled once for the runtime while the file stays as it was.
- * text_only (a sandboxed system): a file of bytecode is refused; refuse_blank (a module during a
- * hot reload): so is a blank file. Returns 0 or LUA_ERR* with the message pushed. */
-int ona__lua_chunk_load(lua_State *L, const char *path, bool text_only, bool refuse_blank);
-
 /* The Lua host's per-runtime state (ona__core.host_state[ONA__HOST_SCRIPT], made by its
- * prepare, lua_host.c): the prelude and its hot reload part compiled to bytecode once for the
- * runtime's spawns, the game's own Lua files compiled once (lua_chunks.c), and the states built
- * ahead (lua_pool.c; `ready` under `ready_lock`). */
+ * prepare, lua_host.c): the prelude compiled to bytecode once for the runtime's spawns, and the
+ * states built ahead (lua_pool.c; `ready` under `ready_lock`). */
 typedef struct ona__lua_runtime {
     char *prelude_bc; /* NULL: spawns load the prelude's source */
     size_t prelude_bc_size;
-    char *reload_bc; /* the prelude's hot reload part (NULL: compiled at a state's first) */
-    size_t reload_bc_size;
-    ona__lua_chunks chunks;
     uv_mutex_t ready_lock;
     bool ready_lock_made;
     uint32_t ready_count;
