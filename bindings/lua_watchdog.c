@@ -66,8 +66,6 @@ static const char *callback_name(lua_State *L, ona__lua *lua) {
         if (!stacks[k])
             continue;
         lua_Debug ar;
-        for (int level = 0; !found && lua_getstack(stacks[k], level, &ar); level++)
-            ;
         for (int level = 0; lua_getstack(stacks[k], level, &ar); level++) {
             if (!lua_getinfo(stacks[k], "S", &ar))
                 continue;
@@ -78,7 +76,7 @@ static const char *callback_name(lua_State *L, ona__lua *lua) {
         if (found)
             return found;
     }
-    return found;
+    return NULL;
 }
 
 /* The innermost Lua line running: "file:line", or "?" */
