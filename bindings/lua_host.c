@@ -247,8 +247,10 @@ static int open_script(lua_State *L) {
         ona__lua_sandbox(L);
     ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
     /* Both name the chunk "@path", so errors read path:line: message. */
-    if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
-                       : luaL_loadfile(L, lua->script_path))
+    /* A replay reads it as the loaders do, where a recorded reload stands in for the disk. */
+    if (lua->sandboxed || lua->svc->core->detailing
+            ? ona__lua_load_source(L, lua->script_path, lua->sandboxed)
+            : luaL_loadfile(L, lua->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)

@@ -38,8 +38,10 @@ typedef struct ona__lua {
      * cap cannot make the runtime's own Lua API calls fail unprotected. */
     bool cap_lifted;
     bool mem_exceeded;
-    bool closing;   /* lua_close is running (its finalizers' errors are swallowed) */
-    bool sandboxed; /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
+    bool closing;     /* lua_close is running (its finalizers' errors are swallowed) */
+    bool sandboxed;   /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
+    bool ffi_watched; /* recording: require("ffi") warns (lua_record.c), so ffi stays out of
+                       * package.loaded until then */
     /* This run's slice hook leaves nested coroutines alone: one could not pass its suspension
      * up (lua_watchdog.c). */
     bool slice_nested_off;

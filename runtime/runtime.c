@@ -134,6 +134,7 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->core = &rt->core;
     svc->runtime = rt;
     svc->hot = &rt->hot;
+    svc->record = &rt->record;
     svc->memory_cap = desc.memory_cap;
     svc->turn_budget_ms = desc.turn_budget_ms;
     svc->sandbox = desc.sandbox;

@@ -48,6 +48,11 @@ int ona__record_begin(ona__record *r, const char *path, const ona__rec_header *h
         return ONA_EIO;
     }
     r->recording = true;
+    if (ona__record_saves_begin(r) != 0) {
+        errno = ENOMEM;
+        record_fail(r, "out of memory recording to");
+        return ONA_ENOMEM;
+    }
     if (header->delivery == ONA_DELIVERY_IMMEDIATE)
         ona_log(ONA_LOG_WARN, "record",
                 "recording under immediate delivery: what systems receive depends on timing, so "
@@ -75,6 +80,19 @@ int ona__replay_begin(ona__record *r, const char *path) {
                 "frames",
                 path, r->rec.frame_count);
     r->replaying = true;
+    if (ona__record_saves_begin(r) != 0) {
+        ona_log(ONA_LOG_ERROR, "replay", "out of memory replaying %s", path);
+        return ONA_ENOMEM;
+    }
+    uint32_t left_out = r->rec.left_out;
+    for (uint32_t i = 0; i < r->rec.file_count; i++)
+        left_out += r->rec.version >= 3 && r->rec.files[i].frame && r->rec.files[i].size &&
+                    !r->rec.files[i].has_content;
+    if (left_out)
+        ona_log(ONA_LOG_WARN, "replay",
+                "%s left out the content of %u loaded saves or reloaded files (past what a "
+                "recording keeps): the replay cannot be exact where they are used",
+                path, left_out);
     return 0;
 }
 
@@ -317,6 +335,7 @@ int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_even
         return rc;
     }
     ona__record_note_files(r);
+    ona__record_saves_flush(r); /* the frame's loads, before it */
     for (uint32_t i = 0; i < r->now_count; i++)
         if (!named(r, r->now[i].order))
             for (uint32_t s = 0; s < core->system_count; s++)
@@ -367,7 +386,9 @@ void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame) {
 }
 
 void ona__record_end(ona__record *r) {
+    bool replayed = r->replaying || r->replayed;
     if (r->out) {
+        ona__record_saves_flush(r);
         ona__rec_put_end(&r->buf, r->frames);
         record_flush(r);
         if (r->out && fclose(r->out) != 0)
@@ -379,6 +400,8 @@ void ona__record_end(ona__record *r) {
     ona__free(r->now);
     ona__free(r->interrupted);
     ona__record_files_free(r);
+    ona__record_saves_end(r);
     ona__recording_free(&r->rec);
     memset(r, 0, sizeof *r);
+    r->replayed = replayed; /* the systems' exits, after this, still keep off the save folder */
 }

@@ -42,7 +42,9 @@ typedef struct ona__services {
     bool assets_ready;
     char **roots; /* the script roots, trailing '/' cut */
     uint32_t root_count;
-    char *save_dir;          /* NULL: no folder (no HOME) */
+    char *save_dir; /* NULL: no folder (no HOME) */
+    /* The session's recording or replay, which answers and keeps the saves' loads (record.h). */
+    struct ona__record *record;
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
     bool sandbox;            /* every Lua system sandboxed (ona_runtime_desc.sandbox) */

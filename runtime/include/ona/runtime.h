@@ -196,7 +196,10 @@ typedef struct ona_runtime_desc {
     const char *replay_path;
     /* (While recording, messages sent with ona_runtime_send are recorded; while replaying, the
      * recorded ones are sent at their frames, and ona_runtime_send releases its message and
-     * returns 0.) */
+     * returns 0. Likewise every save load (ona.load, ona_ctx_load, ona_runtime_load) is
+     * recorded with what it returned, and a replay answers it from the recording: a replay
+     * never reads save_dir and writes nothing there, its saves are checked and dropped. A hot
+     * reload's new content is recorded and replayed at its frame.) */
     /* With replay_path: replays the recorded inputs with the current files, reporting the first
      * divergence (logged at info, and by ona_runtime_replay_diverged) without stopping: every
      * step returns 0 and the replay goes on to the recording's end. */
