@@ -55,8 +55,8 @@ static void setup(void) {
 
 static void teardown(void) {
     char path[700];
-    const char *names[] = {"slot.save", "never.save"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = {"slot.save", "never.save", "big.save"};
+    for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", save_dir, names[i]);
         unlink(path);
     }
@@ -195,6 +195,53 @@ START_TEST(test_record_inputs_a_reload_replays_its_recorded_content_at_its_frame
     at = replay_session(2, true, why, sizeof why);
     ck_assert_msg(at == RELOAD, "diverged at frame %llu: %s", (unsigned long long)at, why);
     ck_assert_msg(strstr(why, "'walker' drew") != NULL, "%s", why);
+}
+END_TEST
+
+/* A save and a reloaded file past 1 MiB are recorded without their content, with a warning
+ * each; the replay says at its start that it cannot be exact where they are used, and answers
+ * the save's load as missing. */
+START_TEST(test_record_inputs_content_past_the_bounds_is_named) {
+    game_write("big.lua", "return {\n"
+                          "  init = function(state)\n"
+                          "    assert(ona.save('big', string.rep('x', 1200000)))\n"
+                          "    state.big = ona.load('big')\n"
+                          "  end,\n"
+                          "}\n");
+    game_write("main.lua", "ona.spawn('big.lua')\nona.spawn('walker.lua')\n");
+    size_t pad = 1200000;
+    char *padded = malloc(strlen(walker_lua) + pad + 8);
+    ck_assert_ptr_nonnull(padded);
+    size_t n = (size_t)sprintf(padded, "%s--", walker_lua);
+    memset(padded + n, 'x', pad);
+    strcpy(padded + n + pad, "\n");
+    ona_runtime *rt = make_runtime((ona_runtime_desc){.threads = 2, .record_path = rec_path});
+    for (int frame = 1; frame <= 30; frame++) {
+        if (frame == RELOAD) {
+            game_write("walker.lua", padded);
+            ck_assert_int_eq(ona_runtime_reload(rt, "walker.lua"), 0);
+        }
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    }
+    ona_runtime_destroy(rt);
+    free(padded);
+    ck_assert_msg(captured_logs_contain("save big (1200006 bytes), loaded in frame 1, is past what "
+                                        "a recording keeps (1024 KiB a save, 16 MiB in all): its "
+                                        "content is not recorded, so a replay cannot be exact"),
+                  "%s", captured_logs_text());
+    ck_assert_msg(captured_logs_contain("bytes) in frame 20 is past what a recording keeps"),
+                  "%s", captured_logs_text());
+    rt = make_runtime((ona_runtime_desc){.threads = 2, .replay_path = rec_path});
+    ck_assert_msg(
+        captured_logs_contain("left out the content of 2 loaded saves or reloaded files "
+                              "(past what a recording keeps): the replay cannot be exact"),
+        "%s", captured_logs_text());
+    for (int frame = 1; frame <= 30; frame++)
+        ck_assert_int_eq(ona_runtime_step(rt, 0.5), 0);
+    ck_assert(captured_logs_contain("save big, loaded in frame 1 of the recording, was past what a "
+                                    "recording keeps"));
+    ck_assert_uint_eq(ona_runtime_replay_diverged(rt, NULL, 0), 0);
+    ona_runtime_destroy(rt);
 }
 END_TEST
 
@@ -351,6 +398,7 @@ int main(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_record_inputs_saves_replay_from_the_recording_and_stay_untouched);
     tcase_add_test(tc, test_record_inputs_a_reload_replays_its_recorded_content_at_its_frame);
+    tcase_add_test(tc, test_record_inputs_content_past_the_bounds_is_named);
     tcase_add_test(tc, test_record_inputs_ffi_warns_once_at_its_line);
     tcase_add_test(tc, test_record_inputs_a_version_2_file_still_reads);
     tcase_add_test(tc, test_record_inputs_corrupt_new_chunks_are_refused);
