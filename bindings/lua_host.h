@@ -138,7 +138,9 @@ void ona__lua_free(ona__lua *lua);
 int ona__lua_push_args(ona__lua *lua, lua_State *L);
 /* lua_record.c: while `core` records, os.time, os.clock, os.date, os.getenv, io.open, io.read,
  * io.lines and io.popen in `L` warn once each (file:line) that a replay will not see their
- * answer. At state creation, before the script runs. */
+ * answer, and so does loading the ffi library (once); while it replays, a state that is not
+ * sandboxed gets the runtime's file reader as loadfile. At state creation, before the script
+ * runs. */
 void ona__lua_record_warnings(lua_State *L, const ona__core *core);
 /* The host's reload. Main, between frames: re-runs the system's code if `path` is its script or
  * a module it required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps

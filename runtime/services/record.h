@@ -5,7 +5,9 @@
  * Layering: services. The assembly (runtime.c) opens a recording or a replay at create, hands
  * each frame's events and dt to it, and after the turns asks it to write or check the frame's
  * digests, which the core keeps per system (digest.h); record_files.c names the game files the
- * session loaded (the watcher's list, hot_reload.h) and the hot reloads. Main thread only.
+ * session loaded (the watcher's list, hot_reload.h) and the hot reloads with their content;
+ * record_saves.c keeps and answers the saves' loads. Main thread only, but for the saves'
+ * functions (any thread, under the record's `load_lock`).
  */
 #ifndef ONA_RECORD_H
 #define ONA_RECORD_H
