@@ -217,6 +217,32 @@ START_TEST(test_record_inputs_a_reload_replays_its_recorded_content_at_its_frame
 }
 END_TEST
 
+/* Changed code (resimulate) that loads where the recording did not gets the recording's last
+ * answer for that save, with one warning however often it happens, and still leaves the folder
+ * alone. */
+START_TEST(test_record_inputs_loads_the_recording_lacks_get_its_last_answer) {
+    record_session(false);
+    char before[8192];
+    snprintf(before, sizeof before, "%s", folder_text());
+    const char *line = "    ona.gfx.rect(";
+    const char *at = strstr(keeper_lua, line);
+    char changed[2048];
+    snprintf(changed, sizeof changed,
+             "%.*s    if state.n >= 40 then state.x = ona.load('slot').x end\n%s",
+             (int)(at - keeper_lua), keeper_lua, at);
+    game_write("keeper.lua", changed);
+    char why[768];
+    ck_assert_uint_eq(replay_session(2, true, why, sizeof why), 40);
+    /* Once as a warning, at debug level after that. */
+    ck_assert_int_eq(captured_logs_count("warn: replay: frame 40: save slot is loaded where"), 1);
+    ck_assert_int_ge(captured_logs_count("is loaded where the recording loaded nothing"), 10);
+    ck_assert_msg(captured_logs_contain("save slot is loaded where the recording loaded nothing: "
+                                        "answered with the recording's last answer for it"),
+                  "%s", captured_logs_text());
+    ck_assert_str_eq(folder_text(), before);
+}
+END_TEST
+
 /* A save and a reloaded file past 1 MiB are recorded without their content, with a warning
  * each; the replay says at its start that it cannot be exact where they are used, and answers
  * the save's load as missing. */
@@ -417,6 +443,7 @@ int main(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_record_inputs_saves_replay_from_the_recording_and_stay_untouched);
     tcase_add_test(tc, test_record_inputs_a_reload_replays_its_recorded_content_at_its_frame);
+    tcase_add_test(tc, test_record_inputs_loads_the_recording_lacks_get_its_last_answer);
     tcase_add_test(tc, test_record_inputs_content_past_the_bounds_is_named);
     tcase_add_test(tc, test_record_inputs_ffi_warns_once_at_its_line);
     tcase_add_test(tc, test_record_inputs_a_version_2_file_still_reads);

@@ -245,6 +245,7 @@ typedef struct ona__record {
     uint32_t *load_seq;    /* replaying: loads made so far, by loader (spawn order + 1) */
     uint32_t load_seq_cap;
     uint32_t *load_index; /* replaying: the recording's loads, by loader then in order */
+    bool mismatch_warned, left_out_warned; /* replaying: those warnings are given once */
 } ona__record;
 
 /* Where a recording's paths are relative to: the watcher listing the loaded files and the

@@ -117,7 +117,19 @@ static const ona__rec_load *last_of(const ona__record *r, const char *name, uint
     return found;
 }
 
-static int answer(const ona__record *r, const ona__rec_load *l, const char *name, uint8_t **bytes,
+/* True the first time for `flag` in this replay (under the lock: loads run on any thread), so
+ * a game that loads every frame warns once, not every frame. */
+static bool first_time(ona__record *r, bool *flag) {
+    if (!r->load_lock_ready)
+        return false;
+    uv_mutex_lock(&r->load_lock);
+    bool first = !*flag;
+    *flag = true;
+    uv_mutex_unlock(&r->load_lock);
+    return first;
+}
+
+static int answer(ona__record *r, const ona__rec_load *l, const char *name, uint8_t **bytes,
                   size_t *size, char *err, size_t errsize) {
     const uint8_t *at = r->rec.contents + l->offset;
     if (l->rc) {
@@ -125,7 +137,7 @@ static int answer(const ona__record *r, const ona__rec_load *l, const char *name
         return l->rc;
     }
     if (!l->kept) {
-        ona_log(ONA_LOG_WARN, "replay",
+        ona_log(first_time(r, &r->left_out_warned) ? ONA_LOG_WARN : ONA_LOG_DEBUG, "replay",
                 "save %s, loaded in frame %llu of the recording, was past what a recording keeps "
                 "(%u KiB a save, %u MiB in all): answered as missing, so the replay cannot be "
                 "exact from here",
@@ -175,7 +187,7 @@ static int replay_load(ona__record *r, ona__core *core, const char *name, uint8_
     if (l && strcmp(l->name, name) == 0)
         return answer(r, l, name, bytes, size, err, errsize);
     const ona__rec_load *last = last_of(r, name, frame);
-    ona_log(ONA_LOG_WARN, "replay",
+    ona_log(first_time(r, &r->mismatch_warned) ? ONA_LOG_WARN : ONA_LOG_DEBUG, "replay",
             "frame %llu: save %s is loaded where the recording %s%s%s: answered %s (the save "
             "folder is not read during a replay)",
             (unsigned long long)frame, name, l ? "loaded " : "loaded nothing", l ? l->name : "",
