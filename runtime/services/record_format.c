@@ -72,7 +72,7 @@ void ona__rec_buf_free(ona__rec_buf *b) {
 }
 
 static void put(ona__rec_buf *b, const void *bytes, size_t n) {
-    if (b->failed)
+    if (b->failed || n == 0)
         return;
     if (b->size + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;

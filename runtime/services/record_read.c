@@ -156,7 +156,7 @@ static int parse_file(ona__rec_reader *r, ona__recording *out, uint64_t frame) {
 static int keep(ona__recording *out, const uint8_t *bytes, size_t n, uint32_t *offset) {
     if ((uint64_t)out->contents_size + n > UINT32_MAX)
         return -1;
-    if (out->contents_size + n > out->contents_cap) {
+    if (!out->contents || out->contents_size + n > out->contents_cap) { /* never NULL after */
         size_t cap = out->contents_cap ? out->contents_cap : 1024;
         while (cap < out->contents_size + n)
             cap *= 2;
