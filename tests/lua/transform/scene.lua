@@ -92,8 +92,8 @@ return {
     elseif part == "target" then
       local c = state.canvas
       g.clear(0, 0, 0)
-      g.canvas_clear(c, 0, 0, 1, 1)
       g.set_target(c)
+      g.clear(0, 0, 1, 1) -- clears the target: the canvas, blue
       check(g.get_target() == c, "get_target after set_target")
       g.rect(0, 0, 8, 8, { tint = { 1, 0, 0, 1 } }) -- into the canvas: 0..7
       g.push("all")
