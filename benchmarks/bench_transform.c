@@ -82,14 +82,8 @@ int main(void) {
         {"batch_moved", "one draw_sprites of 10,000 under a translate"},
     };
     enum { MODES = sizeof modes / sizeof modes[0] };
-    char load[64] = "unknown";
-    FILE *lf = fopen("/proc/loadavg", "r");
-    if (lf) {
-        if (!fgets(load, sizeof load, lf))
-            snprintf(load, sizeof load, "unknown");
-        load[strcspn(load, "\n")] = '\0';
-        fclose(lf);
-    }
+    char load[64];
+    bench_load_text(load, sizeof load);
     bench_stats results[MODES];
     for (int i = 0; i < MODES; i++)
         results[i] = run(modes[i].mode);
