@@ -1,10 +1,10 @@
 /*
  * test_transform.c: the draw-state stack (ona.gfx.push/pop/translate/rotate/scale/origin,
  * set_target; ona_ctx_gfx_* in C), rendered for real offscreen on Mesa llvmpipe: push and pop
- * over sprites, shapes, text and a tile map; a sprite turned by the transform against the same
- * sprite turned by its own rotation; a square scaled after a rotation (a parallelogram, which
- * only the affine instance draws); set_target and push("all"); each turn starting afresh; the C
- * API; misuse raising at the author's line. Every picture is byte-identical on 1 and 2 worker
+ * over sprites, shapes, text and a tile map; a transform under a layer camera; a sprite turned by
+ * the transform against the same sprite turned by its own rotation; a square scaled after a
+ * rotation (a parallelogram, which only the affine instance draws); set_target and push("all");
+ * each turn starting afresh; the C API; misuse raising at the author's line. Every picture is byte-identical on 1 and 2 worker
  * threads, and the scenes are compared with committed golden images.
  *
  * Set ONA_UPDATE_GOLDEN=1 to rewrite tests/golden/transform_*.png from this machine's rendering
@@ -137,6 +137,19 @@ START_TEST(test_transform_push_pop_translate_scale) {
     ck_assert_msg(glyph, "no glyph of the translated, scaled text");
     EXPECT_NEAR(p, 2, 70, 0, 0, 0); /* ... left of it: nothing */
     stbi_image_free(p);
+}
+END_TEST
+
+START_TEST(test_transform_composes_with_the_camera) {
+    uint8_t *one = scene("camera", 1), *two = scene("camera", 2);
+    ck_assert(memcmp(one, two, (size_t)W * H * 4) == 0);
+    /* The camera's view comes from the previous present, so the last frame shows it. */
+    EXPECT_NEAR(one, 65, 65, 255, 255, 255);
+    EXPECT_NEAR(one, 70, 70, 255, 255, 255);
+    EXPECT_NEAR(one, 62, 62, 0, 0, 0);
+    EXPECT_NEAR(one, 73, 73, 0, 0, 0);
+    stbi_image_free(one);
+    stbi_image_free(two);
 }
 END_TEST
 
@@ -325,8 +338,8 @@ START_TEST(test_transform_misuse_names_the_line) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
         char want[400];
-        snprintf(want, sizeof want, "misuse.lua:%d: %s", lua_marked_line("transform/misuse.lua", cases[i].mark),
-                 cases[i].message);
+        snprintf(want, sizeof want, "misuse.lua:%d: %s",
+                 lua_marked_line("transform/misuse.lua", cases[i].mark), cases[i].message);
         ck_assert_msg(captured_logs_contain(want), "no \"%s\" in the log:\n%s", want,
                       captured_logs_text());
     }
@@ -340,6 +353,7 @@ static Suite *transform_suite(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_transform_push_pop_translate_scale);
+    tcase_add_test(tc, test_transform_composes_with_the_camera);
     tcase_add_test(tc, test_transform_rotate_matches_sprite_rotation);
     tcase_add_test(tc, test_transform_rotated_shapes_and_skewed_sprites);
     tcase_add_test(tc, test_transform_set_target_and_push_all);

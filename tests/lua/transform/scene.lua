@@ -1,5 +1,6 @@
 -- The draw-state stack scenes (test_transform.c), one per args.part: "stack" (push, pop,
--- translate, scale, origin over sprites, shapes, text and a tile map), "turned" and "turned_ref"
+-- translate, scale, origin over sprites, shapes, text and a tile map), "camera" (a transform
+-- under a layer camera), "turned" and "turned_ref"
 -- (a sprite turned by ona.gfx.rotate and the same sprite turned by opts.rotation), "skew" (a
 -- square scaled after a rotation: a parallelogram), "target" (set_target, push("all")), "reset"
 -- (each turn starts from the identity with nothing pushed). A wrong answer raises, which the
@@ -67,6 +68,13 @@ return {
       g.origin()
       g.rect(100, 0, 4, 4, { tint = { 1, 1, 1, 1 } }) -- origin(): pixels 100..103, 0..3
       g.pop()
+    elseif part == "camera" then
+      -- Under a camera: world (64, 64) at the window's centre, zoom 2. The transform moves the
+      -- rect in the world, the camera takes the world to the screen.
+      g.clear(0, 0, 0)
+      g.camera(64, 64, 2)
+      g.translate(8, 8)
+      g.rect(56, 56, 4, 4, { tint = { 1, 1, 1, 1 } }) -- world 64..68: pixels 64..71
     elseif part == "turned" then
       g.clear(0, 0, 0)
       g.translate(64, 64)
