@@ -94,7 +94,8 @@ int main(void) {
                         "%d sprites a frame from one Lua system, headless (the sprites are "
                         "merged and discarded), 2 threads, %d frames after %d of warm-up. "
                         "*turn*: the drawing system's turn (last_turn_ns of "
-                        "ona_runtime_system_stats). Microseconds; per sprite in ns.\n\n",
+                        "ona_runtime_system_stats). Microseconds; per sprite in ns. Run: "
+                        "`build/release/bench_transform` (the `release` preset).\n\n",
                         COUNT, FRAMES, WARMUP);
     bench_report_printf(r, "| what | turn median | turn mean | per sprite | vs plain draw |\n");
     bench_report_printf(r, "|---|---:|---:|---:|---:|\n");
