@@ -176,8 +176,13 @@ void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, fl
 /* --- Input and sound commands of systems (services.c) ------------------------------------------
  */
 
-/* Fills a key event's scancode from its name (scancode <= 0: no such key). Any thread. */
+/* Fills a key event's scancode from its name, SDL's or LÖVE's (then SDL's replaces it;
+ * scancode <= 0: no such key). Any thread. */
 void ona__services_normalise_key(ona_event *e);
+/* LÖVE's name for an SDL key name, or the name itself (gfx/keys.c); and whether a name is one of
+ * LÖVE's shifted characters, which no scancode carries ("!", "@"). Any thread. */
+const char *ona__services_love_key(const char *name);
+bool ona__services_key_is_character(const char *name);
 /* Queues a gamepad command (rumble, dead zone) of `sys` on the thread running its turn, in its
  * order; main applies them after the turns. Errors: ONA_ETHREAD (not in a turn), ONA_ENOMEM. */
 int ona__system_pad_command(ona__system *sys, ona__pad_command *c);
