@@ -180,6 +180,18 @@ static int l_audio_set(lua_State *L) {
     }
     static const char *const names[] = {"volume", "pan", "pitch"};
     static const unsigned bits[] = {ONA__SET_VOLUME, ONA__SET_PAN, ONA__SET_PITCH};
+    /* A key of another call ({loop = true}, {vol = 1}) is a mistake to say, not to ignore. */
+    for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        bool known = false;
+        for (int i = 0; i < 3 && key; i++)
+            known |= strcmp(key, names[i]) == 0;
+        if (!known) {
+            lua_pushfstring(L, "opts.%s is not a field of it (volume, pan, pitch)",
+                            key ? key : luaL_typename(L, -2));
+            ona__lua_argerror(L, 2, fn, lua_tostring(L, -1));
+        }
+    }
     double v[3] = {1, 0, 1};
     unsigned set = 0;
     for (int i = 0; i < 3; i++) {

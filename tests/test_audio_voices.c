@@ -97,6 +97,154 @@ static void steps(ona_runtime *rt, int n) {
     ck_assert_msg(captured_logs_contain(text), "expected \"%s\" in:\n%s", text,                    \
                   captured_logs_text())
 
+/* --- The mixer and the clock alone ---------------------------------------------------------- */
+
+static ona__pcm *make_pcm(uint32_t count, float (*f)(uint32_t i)) {
+    ona__pcm *p = calloc(1, sizeof *p);
+    p->frames = calloc((size_t)count * 2 + 2, sizeof(float));
+    p->count = count;
+    for (uint32_t i = 0; i < count; i++)
+        p->frames[i * 2] = p->frames[i * 2 + 1] = f(i);
+    return p;
+}
+
+static float ramp(uint32_t i) {
+    return (float)i / 1000.0f;
+}
+
+static float half(uint32_t i) {
+    (void)i;
+    return 0.5f;
+}
+
+static ona__audio_cmd play(uint64_t voice, const ona__pcm *pcm, float pitch, bool loop) {
+    return (ona__audio_cmd){.op = ONA__AUDIO_PLAY,
+                            .voice = voice,
+                            .sound = (uint32_t)voice,
+                            .pcm = pcm,
+                            .volume = 1,
+                            .pitch = pitch,
+                            .loop = loop,
+                            .group = ONA__GROUP_NONE};
+}
+
+/* SET changes a playing voice's volume, pan and pitch from the next frame mixed; a SET or STOP
+ * of a handle nothing plays changes nothing. */
+START_TEST(test_audio_voices_mixer_set) {
+    ona__mixer *m = malloc(sizeof *m);
+    ona__mixer_init(m);
+    ona__pcm *p = make_pcm(1000, ramp);
+    ona__audio_cmd c[] = {play(1, p, 1, false)};
+    ona__mixer_apply(m, c, 1);
+    float out[100 * 2];
+    ona__mixer_mix(m, out, 10);
+    ona__audio_cmd set[] = {{.op = ONA__AUDIO_SET,
+                             .voice = 1,
+                             .set = ONA__SET_VOLUME | ONA__SET_PAN | ONA__SET_PITCH,
+                             .volume = 0.5f,
+                             .pan = 0.5f,
+                             .pitch = 2},
+                            {.op = ONA__AUDIO_SET, .voice = 77, .set = ONA__SET_VOLUME},
+                            {.op = ONA__AUDIO_STOP, .voice = 78}};
+    ona__mixer_apply(m, set, 3);
+    ona__mixer_mix(m, out, 100);
+    for (int f = 0; f < 100; f++) { /* from sample 10 on, two at a time, left halved by the pan */
+        float x = (float)(10 + 2 * f) / 1000.0f * 0.5f;
+        ck_assert_msg(fabsf(out[f * 2] - x * 0.5f) < 1e-6f && fabsf(out[f * 2 + 1] - x) < 1e-6f,
+                      "frame %d: %f %f", f, out[f * 2], out[f * 2 + 1]);
+    }
+    ck_assert_uint_eq(ona__mixer_voices(m), 1);
+    free(p->frames);
+    free(p);
+    free(m);
+}
+END_TEST
+
+/* A stream of the ramp i / 1000, `count` frames long. */
+typedef struct ramp_stream {
+    ona__stream base;
+    uint32_t at, count;
+} ramp_stream;
+
+static uint32_t ramp_read(ona__stream *s, float *out, uint32_t frames) {
+    ramp_stream *r = (ramp_stream *)s;
+    uint32_t n = 0;
+    for (; n < frames && r->at < r->count; n++, r->at++)
+        out[n * 2] = out[n * 2 + 1] = ramp(r->at);
+    return n;
+}
+
+static void ramp_close(ona__stream *s) {
+    free(s);
+}
+
+/* Music takes SET by its handle: pitch 2 reads the stream twice as fast (across its read-ahead's
+ * refills), pan balances it; STOP by its handle retires it at once. */
+START_TEST(test_audio_voices_mixer_music_set_and_stop) {
+    ona__mixer *m = malloc(sizeof *m);
+    ona__mixer_init(m);
+    ramp_stream *r = calloc(1, sizeof *r);
+    *r = (ramp_stream){{ramp_read, ramp_close, 5000}, 0, 5000};
+    ona__audio_cmd c[] = {{.op = ONA__AUDIO_MUSIC, .voice = 9, .stream = &r->base, .volume = 1},
+                          {.op = ONA__AUDIO_SET,
+                           .voice = 9,
+                           .set = ONA__SET_PITCH | ONA__SET_PAN,
+                           .pitch = 2,
+                           .pan = -1}};
+    ona__mixer_apply(m, c, 2);
+    static float out[2000 * 2];
+    ona__mixer_mix(m, out, 2000);
+    for (int f = 0; f < 2000; f++)
+        ck_assert_msg(fabsf(out[f * 2] - fminf(1.0f, ramp(2 * (uint32_t)f))) < 1e-6f &&
+                          out[f * 2 + 1] == 0,
+                      "frame %d: %f %f", f, out[f * 2], out[f * 2 + 1]);
+    ona__audio_cmd stop[] = {{.op = ONA__AUDIO_STOP, .voice = 9}};
+    ona__mixer_apply(m, stop, 1);
+    ck_assert(m->music.stream == NULL);
+    ona__mixer_mix(m, out, 16);
+    ck_assert(out[0] == 0);
+    free(m);
+}
+END_TEST
+
+/* The clock ends every voice in the mix call the mixer ends it, whatever the pitches and the
+ * sizes of the calls: what the game is told is what is heard, on game time. */
+START_TEST(test_audio_voices_clock_agrees_with_the_mixer) {
+    ona__mixer *m = malloc(sizeof *m);
+    ona__clock *k = malloc(sizeof *k);
+    ona__mixer_init(m);
+    ona__clock_init(k);
+    ona__pcm *p = make_pcm(3001, half), *q = make_pcm(777, half);
+    ona__audio_cmd c[40];
+    for (uint32_t i = 0; i < 40; i++)
+        c[i] = play(i + 1, i % 3 ? p : q, 1.0f / 16 + 0.37f * (float)i, i == 39);
+    ona__mixer_apply(m, c, 40);
+    ona__clock_apply(k, c, 40);
+    static float out[1024 * 2];
+    uint32_t sizes[] = {800, 1, 735, 1024, 799, 3};
+    for (int i = 0; i < 200; i++) {
+        uint32_t n = sizes[i % 6];
+        ona__mixer_mix(m, out, n);
+        ona__clock_advance(k, n);
+        ck_assert_msg(ona__mixer_voices(m) == k->live, "call %d: mixer %u, clock %u", i,
+                      ona__mixer_voices(m), k->live);
+        for (uint32_t v = 0; v < 40; v++) {
+            bool mixed = false;
+            for (uint32_t s = 0; s < ONA_AUDIO_MAX_VOICES; s++)
+                mixed |= m->voices[s].handle == v + 1;
+            ck_assert(mixed == ona__clock_playing(k, v + 1));
+        }
+    }
+    ck_assert_uint_eq(k->live, 1); /* the loop */
+    free(p->frames);
+    free(p);
+    free(q->frames);
+    free(q);
+    free(m);
+    free(k);
+}
+END_TEST
+
 /* --- Game time ------------------------------------------------------------------------------- */
 
 static const char looper[] = "local s = assert(ona.audio.sound('half.wav'))\n"
@@ -381,6 +529,7 @@ START_TEST(test_audio_voices_lua_misuse) {
                "  try(function() ona.audio.playing() end)\n"              /* 11 */
                "  try(function() ona.audio.playing(-3) end)\n"            /* 12 */
                "  try(function() ona.audio.set(v, {pan = -2}) end)\n"     /* 13 */
+               "  try(function() ona.audio.set(v, {loop = true}) end)\n"  /* 14 */
                "  ona.audio.set(v, {})\n"
                "  print('fine', ona.audio.playing(v))\n"
                "end }\n");
@@ -396,6 +545,8 @@ START_TEST(test_audio_voices_lua_misuse) {
         "misuse.lua:11: ona.audio.playing: bad argument #1 (not a voice handle: got no value)",
         "misuse.lua:12: ona.audio.playing: bad argument #1 (not a voice handle",
         "misuse.lua:13: ona.audio.set: bad argument #2 (pan must be -1..1)",
+        "misuse.lua:14: ona.audio.set: bad argument #2 (opts.loop is not a field of it (volume, "
+        "pan, pitch))",
         "fine\ttrue",
     };
     for (size_t i = 0; i < sizeof expect / sizeof *expect; i++)
@@ -473,6 +624,11 @@ END_TEST
 
 static Suite *voices_suite(void) {
     Suite *s = suite_create("audio_voices");
+    TCase *mixer = tcase_create("mixer");
+    tcase_add_test(mixer, test_audio_voices_mixer_set);
+    tcase_add_test(mixer, test_audio_voices_mixer_music_set_and_stop);
+    tcase_add_test(mixer, test_audio_voices_clock_agrees_with_the_mixer);
+    suite_add_tcase(s, mixer);
     TCase *voices = tcase_create("voices");
     tcase_add_checked_fixture(voices, setup, teardown);
     tcase_add_test(voices, test_audio_voices_600_frames_headless_are_10_seconds);
