@@ -100,8 +100,8 @@ typedef struct ona_voice_set {
     float volume, pan, pitch;
 } ona_voice_set;
 
-/* Inside a native system's callback, on the thread running it (see ona/runtime.h); each returns
- * ONA_ETHREAD when called anywhere else: */
+/* Inside a native system's callback, on the thread running it (see ona/runtime.h); called
+ * anywhere else, each returns ONA_ETHREAD (ona_ctx_audio_playing: false): */
 
 /* Plays `sound` (desc may be NULL: the defaults) and writes the new voice's handle to *out
  * (optional; 0 on an error). The voice starts when this frame's commands reach the mixer.
