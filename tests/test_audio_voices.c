@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *game_path(const char *name) {
     static char path[4][1024];
@@ -444,6 +445,43 @@ START_TEST(test_audio_voices_music_set_is_audible_on_disk) {
 }
 END_TEST
 
+/* --- Record and replay ----------------------------------------------------------------------- */
+
+static void wall_time(ona_runtime *rt, int frame) {
+    (void)rt;
+    (void)frame;
+    usleep(2000); /* frames of real, uneven wall time: the recording's dts */
+}
+
+/* A game that plays its next sound when the last one ends, with measured time (each frame's dt
+ * the wall time, ~2 ms and uneven): recorded, then replayed on 1, 2 and 4 threads, every play
+ * comes in the same frame with the same settings, since `playing` follows the recorded dts. */
+START_TEST(test_audio_voices_playing_replays) {
+    wav_write(game_path("blip.wav"), 48000, 1, 1000, 8192);
+    game_write("main.lua", "local s = assert(ona.audio.sound('blip.wav'))\n"
+                           "local v, n = nil, 0\n"
+                           "return {\n"
+                           "  init = function() v = ona.audio.play(s, {pitch = 1.5}) end,\n"
+                           "  process = function()\n"
+                           "    if not ona.audio.playing(v) then\n"
+                           "      n = n + 1\n"
+                           "      v = ona.audio.play(s, {pitch = 0.5 + n % 4 * 0.5})\n"
+                           "      if n % 10 == 0 then print('plays', n) end\n"
+                           "    end\n"
+                           "    ona.audio.set(v, {pan = n % 5 / 5})\n"
+                           "  end,\n"
+                           "}\n");
+    game_session session = {.root = game_dir(),
+                            .threads = 2,
+                            .video = ONA_VIDEO_NONE,
+                            .frames = 150,
+                            .record = game_path("voices.rec"),
+                            .input = wall_time};
+    assert_recording_replays(session);
+    EXPECT_LOG("plays\t10"); /* the sounds did end and start again */
+}
+END_TEST
+
 /* --- The voice limit ------------------------------------------------------------------------- */
 
 /* One system's 300 plays in a frame: 256 give voices, the rest nil and a message, and the
@@ -637,6 +675,7 @@ static Suite *voices_suite(void) {
     tcase_add_test(voices, test_audio_voices_limit_is_reported);
     tcase_add_test(voices, test_audio_voices_lua_misuse);
     tcase_add_test(voices, test_audio_voices_c_api);
+    tcase_add_test(voices, test_audio_voices_playing_replays);
     suite_add_tcase(s, voices);
     TCase *disk = tcase_create("disk");
     tcase_add_checked_fixture(disk, disk_setup, teardown);
