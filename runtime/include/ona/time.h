@@ -32,6 +32,10 @@ ONA_API double ona_runtime_time(const ona_runtime *rt);
  * ctx). */
 ONA_API double ona_ctx_time(ona_ctx *ctx);
 ONA_API double ona_ctx_dt(ona_ctx *ctx);
+/* Under fixed steps (ona_runtime_desc.fixed_step): the frame's leftover fraction of a step, in
+ * [0, 1), the same in every step of the frame and for every system, to draw between the last
+ * two states with. 0 without fixed steps (and for a NULL ctx). Inside a callback. */
+ONA_API double ona_ctx_alpha(ona_ctx *ctx);
 
 /* A random number generator (xoshiro256**). Treat the fields as private; copy it freely: it is
  * plain state, owned by whoever holds it. The ona_random_* functions are safe on any thread
