@@ -1,9 +1,10 @@
 /*
  * The launcher's statistics (--stats): once a second a report in the log (frame time
  * percentiles, and per system its turns, turn time, messages, mailbox high-water mark and
- * memory over that second), and at the end of the run a table on stdout: the main thread's
- * draw and present time, then the systems, busiest first, each with its share of the frame
- * time (turn time over frame time: with several threads the shares may add up past 100%).
+ * memory over that second, busiest first with its share of the second), and at the end of the run a
+ * table on stdout: the main thread's draw and present time, then the systems, busiest first, each
+ * with its share of the frame time (turn time over frame time: with several threads the shares may
+ * add up past 100%).
  *
  * Design note. Everything comes from the public stats calls of ona/ona.h, as an embedder would
  * read them. A period keeps at most MAX_PERIOD_FRAMES frame times (frames past that in one
@@ -49,8 +50,8 @@ static const ona_system_stats *previous(const ona__launcher_stats *p, ona_system
     return NULL;
 }
 
-/* Logs the last second: frame time percentiles, and per system its turns, turn time,
- * messages in and out, mailbox high-water mark and memory. */
+/* Logs the last second: frame time percentiles, and per system, busiest first, its turns, turn
+ * time and share of the second, messages in and out, mailbox high-water mark and memory. */
 static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
     double seconds = (double)(ona__launcher_now_ns() - p->started_ns) / 1e9;
     if (p->frames > 0) {
@@ -68,10 +69,25 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
         ona_system_stats *st = &now[kept];
-        if (ona_runtime_system_stats(rt, list[i], st) != 0 || st->status == ONA_SYSTEM_STOPPED)
-            continue;
-        kept++;
-        const ona_system_stats *was = previous(p, list[i]);
+        if (ona_runtime_system_stats(rt, list[i], st) == 0 && st->status != ONA_SYSTEM_STOPPED)
+            kept++;
+    }
+    /* Busiest over the period first. */
+    uint64_t busy_of[MAX_REPORTED];
+    uint32_t rank[MAX_REPORTED];
+    for (uint32_t i = 0; i < kept; i++) {
+        const ona_system_stats *was = previous(p, now[i].handle);
+        busy_of[i] = now[i].turn_ns_total - (was ? was->turn_ns_total : 0);
+        rank[i] = i;
+        for (uint32_t j = i; j > 0 && busy_of[rank[j]] > busy_of[rank[j - 1]]; j--) {
+            uint32_t t = rank[j];
+            rank[j] = rank[j - 1];
+            rank[j - 1] = t;
+        }
+    }
+    for (uint32_t k = 0; k < kept; k++) {
+        const ona_system_stats *st = &now[rank[k]];
+        const ona_system_stats *was = previous(p, st->handle);
         uint64_t turns = st->turns - (was ? was->turns : 0);
         uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
         if (st->status == ONA_SYSTEM_PAUSED)
@@ -84,10 +100,11 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
             snprintf(order, sizeof order, "  order #%u, waited %.1f us", st->order_place,
                      (double)st->order_wait_ns / 1e3);
         ona_log(ONA_LOG_INFO, "stats",
-                "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
-                "%.0f KB%s",
+                "  %-16s %5llu turns %8.1f us/turn %5.1f%%  in %6llu  out %6llu  mailbox hw "
+                "%u/%u  %.0f KB%s",
                 st->name, (unsigned long long)turns,
                 turns ? (double)busy / (double)turns / 1e3 : 0.0,
+                seconds > 0 ? 100.0 * (double)busy / (seconds * 1e9) : 0.0,
                 (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
                 (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
                 st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0, order);

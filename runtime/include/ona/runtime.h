@@ -390,9 +390,12 @@ ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *ou
 ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
+ * With desc.fixed_step, `dt` is the wall time to spend instead: the turns run once per whole
+ * step due (0 to max_steps times), then the frame is drawn once (not at all with no step due).
  * Returns 0, or ONA_EINVAL (dt negative, infinite or NaN) / ONA_ETHREAD (another thread, or
  * inside a callback) for misuse. Script errors do not fail a step. While replaying, `dt` is
- * ignored for the recorded one, and ONA_EDIVERGED says the replay diverged (see replay_path). */
+ * ignored for the recorded one (and the recorded steps), and ONA_EDIVERGED says the replay
+ * diverged (see replay_path). */
 ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
 /* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:
