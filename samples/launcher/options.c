@@ -200,7 +200,7 @@ static const char *option_needs(int val) {
     case OPT_MEMORY_CAP:
         return "a size such as 512M or 2G (at least 1M), or none";
     case OPT_FIXED_DT:
-        return "seconds per frame, more than 0 and at most 1 (such as 0.016667), or off";
+        return "seconds per frame, more than 0 and at most 1 (such as 1/60 or 0.016667), or off";
     case OPT_MAX_FPS:
         return "frames a second, from 1 to 10000";
     case OPT_FIXED_STEP:
@@ -241,21 +241,6 @@ static bool parse_memory_cap(const char *text, size_t *out) {
     return true;
 }
 
-/* "off", or seconds in (0, 1]. */
-static bool parse_fixed_dt(const char *text, double *out) {
-    if (strcmp(text, "off") == 0) {
-        *out = ONA_DT_MEASURED;
-        return true;
-    }
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !(v > 0 && v <= 1))
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Seconds in (0, 1] as a decimal or a fraction of two decimals ("1/60"). */
 static bool parse_fixed_step(const char *text, double *out) {
     char *end;
@@ -274,6 +259,15 @@ static bool parse_fixed_step(const char *text, double *out) {
         return false;
     *out = v;
     return true;
+}
+
+/* "off", or seconds in (0, 1] as --fixed-step takes them. */
+static bool parse_fixed_dt(const char *text, double *out) {
+    if (strcmp(text, "off") == 0) {
+        *out = ONA_DT_MEASURED;
+        return true;
+    }
+    return parse_fixed_step(text, out);
 }
 
 static bool parse_long(const char *text, long min, long max, char **end, long *out) {
