@@ -5,10 +5,12 @@
  * ona_ctx_alpha give what is left, as a fraction of a step. The wall clock is the test's
  * (desc.clock_ns), so "30 frames a second" is exact and no test waits on real time. A recording
  * keeps each frame's steps and alpha, and its replay plays the same steps with the same alpha.
+ * The picture of a frame of several steps is the last step's, with the settings of all.
  */
 #include "test_support.h"
 
 #include <math.h>
+#include <stb_image.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +259,45 @@ START_TEST(test_steady_record_then_replay_is_identical) {
 }
 END_TEST
 
+/* A picture after a frame of two steps is the second step's: the first step's rectangle is
+ * dropped, while the clear colour it set (in init, in the first step only) is kept. */
+START_TEST(test_steady_picture_is_the_last_steps) {
+    game_dir_begin("steady-picture");
+    capture_logs_begin();
+    game_write("mover.lua",
+               "return {\n"
+               "  init = function() ona.gfx.clear(1, 0, 0) end,\n"
+               "  process = function()\n"
+               "    ona.gfx.rect((ona.frame() - 1) * 16, 0, 16, 16, {tint = 0x00ff00ff})\n"
+               "  end,\n"
+               "}\n");
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc d = {.threads = 2,
+                          .script_roots = roots,
+                          .fixed_step = 1.0 / 60,
+                          .video = ONA_VIDEO_OFFSCREEN,
+                          .window = {.width = 64, .height = 16}};
+    ona_runtime *rt = create_runtime(&d);
+    spawn_lua(rt, "mover.lua", "mover", (ona_system){0}, "", 0, 0);
+    char shot[600];
+    snprintf(shot, sizeof shot, "%s/shot.png", game_dir());
+    uint8_t *px = shoot_frames(rt, 1, 2.0 / 60, shot, 64, 16); /* steps 1 and 2 */
+    ck_assert_uint_eq(last_steps(rt), 2);
+    /* Step 1 drew x 0..16, step 2 x 16..32: only the latter is on screen, on red. */
+    const uint8_t *first = px + (8 * 64 + 8) * 4, *second = px + (8 * 64 + 24) * 4,
+                  *rest = px + (8 * 64 + 48) * 4;
+    ck_assert_msg(first[0] > 200 && first[1] < 50, "step 1's rect: %u %u %u", first[0], first[1],
+                  first[2]);
+    ck_assert_msg(second[1] > 200 && second[0] < 50, "step 2's rect: %u %u %u", second[0],
+                  second[1], second[2]);
+    ck_assert_msg(rest[0] > 200 && rest[1] < 50, "clear: %u %u %u", rest[0], rest[1], rest[2]);
+    stbi_image_free(px);
+    ona_runtime_destroy(rt);
+    capture_logs_end();
+    game_dir_end();
+}
+END_TEST
+
 static Suite *steady_suite(void) {
     Suite *s = suite_create("steady");
     TCase *tc = tcase_create("steady");
@@ -265,6 +306,7 @@ static Suite *steady_suite(void) {
     tcase_add_test(tc, test_steady_alpha_is_the_leftover_step);
     tcase_add_test(tc, test_steady_max_steps_is_honoured);
     tcase_add_test(tc, test_steady_record_then_replay_is_identical);
+    tcase_add_test(tc, test_steady_picture_is_the_last_steps);
     suite_add_tcase(s, tc);
     return s;
 }
