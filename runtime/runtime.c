@@ -47,7 +47,7 @@ static bool valid_desc(const ona_runtime_desc *d) {
            /* Steady time and saves. */
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
-           d->max_fps <= 10000 &&
+           (d->max_fps <= 10000 || d->max_fps == ONA_MAX_FPS_OFF) &&
            (d->fixed_step == 0 || (d->fixed_step > 0 && d->fixed_step <= 1)) &&
            d->max_steps <= 1000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
            !(d->record_path && d->replay_path) && d->seed < (1ull << 53);

@@ -639,7 +639,7 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
         snprintf(w, sizeof w, "%d", workers);
         r = run_ona((const char *[]){"--replay", rec, "--headless", "--no-watch", "--no-audio",
                                      "--workers", w, "--frames", "30", "--size", "224x256",
-                                     "--screenshot", again, NULL});
+                                     "--max-fps", "off", "--screenshot", again, NULL});
         ASSERT_EXIT(r, 0);
         result_free(&r);
         char *replayed = slurp(again, &again_size);

@@ -157,6 +157,8 @@ START_TEST(test_time_frame_dt_measured_and_capped) {
     ck_assert_int_eq(ona_runtime_create(&(ona_runtime_desc){.fixed_dt = -0.5}, &rt), ONA_EINVAL);
     ck_assert_int_eq(ona_runtime_create(&(ona_runtime_desc){.fixed_dt = NAN}, &rt), ONA_EINVAL);
     ck_assert_int_eq(ona_runtime_create(&(ona_runtime_desc){.max_fps = 10001}, &rt), ONA_EINVAL);
+    ck_assert_int_eq(ona_runtime_create(&(ona_runtime_desc){.max_fps = ONA_MAX_FPS_OFF}, &rt), 0);
+    ona_runtime_destroy(rt);
     capture_logs_end();
     game_dir_end();
 }
@@ -474,9 +476,14 @@ START_TEST(test_time_launcher_options) {
                   r.out);
     r = run_ona((const char *[]){game, "--headless", "--frames", "6", "--fixed-dt=off", NULL});
     ck_assert_msg(r.status == 0 && strstr(r.out, "time="), "%s", r.out);
+    /* No cap at all, as a replay played as fast as it runs wants; the step is still 1/60. */
+    r = run_ona((const char *[]){game, "--headless", "--frames", "6", "--max-fps", "off", NULL});
+    snprintf(want, sizeof want, "time=%.17g dt=%.17g", 6 * (1.0 / 60), 1.0 / 60);
+    ck_assert_msg(r.status == 0 && strstr(r.out, want), "exit %d, want '%s':\n%s", r.status, want,
+                  r.out);
     static const char *const bad[][2] = {
         {"--fixed-dt", "0"}, {"--fixed-dt", "2"}, {"--fixed-dt", "fast"},
-        {"--max-fps", "0"},  {"--max-fps", "-3"}, {"--max-fps", "10001"},
+        {"--max-fps", "0"},  {"--max-fps", "-3"}, {"--max-fps", "10001"}, {"--max-fps", "of"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run_ona((const char *[]){game, "--headless", bad[i][0], bad[i][1], NULL});

@@ -61,7 +61,7 @@ static double fixed_step(const ona__services *s) {
 /* The frame cap in frames per second, 0 for none: the desc, else main.lua's with a window. */
 static uint32_t frame_cap(const ona__services *s) {
     if (s->max_fps)
-        return s->max_fps;
+        return s->max_fps == ONA_MAX_FPS_OFF ? 0 : s->max_fps;
     if (s->video.mode != ONA_VIDEO_WINDOW)
         return 0;
     /* relaxed: see ona__services_set_script_time. */

@@ -34,6 +34,7 @@ typedef struct ona__launcher_options {
     bool resimulate; /* --resimulate: a replay's divergence is reported, not fatal */
     int width, height;
     ona_vsync vsync;
+    bool vsync_given; /* --vsync was on the command line */
     ona_delivery delivery;
     double fixed_dt;      /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
     uint32_t max_fps;     /* 0 = the runtime's rules */

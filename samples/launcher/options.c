@@ -56,8 +56,9 @@ static void usage(FILE *to) {
                 "                     between states (default: off, one dt per frame)\n"
                 "  --max-steps N      with --fixed-step: at most N steps a frame, the rest of\n"
                 "                     the time is dropped (default 5)\n"
-                "  --max-fps N        at most N frames a second (default: main.lua's max_fps\n"
-                "                     in a window, none headless)\n"
+                "  --max-fps N|off    at most N frames a second (default: main.lua's max_fps\n"
+                "                     in a window, none headless); off: as fast as it runs,\n"
+                "                     with vsync off unless --vsync on\n"
                 "  --save-dir PATH    where ona.save writes (default: $XDG_DATA_HOME/ona/<game>\n"
                 "                     or ~/.local/share/ona/<game>)\n"
                 "  --record FILE      record the session's input and digests into FILE\n"
@@ -202,7 +203,7 @@ static const char *option_needs(int val) {
     case OPT_FIXED_DT:
         return "seconds per frame, more than 0 and at most 1 (such as 1/60 or 0.016667), or off";
     case OPT_MAX_FPS:
-        return "frames a second, from 1 to 10000";
+        return "frames a second, from 1 to 10000, or off";
     case OPT_FIXED_STEP:
         return "seconds per step, more than 0 and at most 1, as a fraction or a decimal (1/60, "
                "0.016667)";
@@ -454,6 +455,12 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
         }
         case OPT_MAX_FPS: {
             long fps;
+            if (strcmp(optarg, "off") == 0) {
+                o->max_fps = ONA_MAX_FPS_OFF; /* and no vsync, unless --vsync on says */
+                if (!o->vsync_given)
+                    o->vsync = ONA_VSYNC_OFF;
+                break;
+            }
             if (!parse_count(optarg, 10000, &fps)) {
                 fprintf(stderr, "ona: --max-fps needs %s, not '%s'\n", option_needs(c), optarg);
                 return 2;
@@ -493,6 +500,7 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
                 return 2;
             }
             o->vsync = strcmp(optarg, "on") == 0 ? ONA_VSYNC_ON : ONA_VSYNC_OFF;
+            o->vsync_given = true;
             break;
         case OPT_DELIVERY:
             if (strcmp(optarg, "ordered") != 0 && strcmp(optarg, "immediate") != 0) {

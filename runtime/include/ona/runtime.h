@@ -162,8 +162,9 @@ typedef struct ona_runtime_desc {
      * without a window (offscreen, no video, or fixed_step_default) and measured time with one. */
     double fixed_dt;
     /* Frame cap: ona_runtime_frame_dt sleeps so that frames start at most max_fps times a
-     * second. > 0 (at most 10000) wins over main.lua's ona.gfx.window{max_fps}; 0 = main.lua's
-     * with a window, none without one (a headless run is never slowed unless asked here). */
+     * second. > 0 (at most 10000) wins over main.lua's ona.gfx.window{max_fps}; ONA_MAX_FPS_OFF
+     * is no cap, winning too (a replay played as fast as it runs); 0 = main.lua's with a window,
+     * none without one (a headless run is never slowed unless asked here). */
     uint32_t max_fps;
     /* A 0 fixed_dt means the fixed step even with a window: a run of a set number of frames
      * (the launcher's --frames N) plays the same game as a headless one. */
@@ -248,6 +249,8 @@ typedef struct ona_runtime_desc {
 
 /* ona_runtime_desc.fixed_dt: always the measured wall time. */
 #define ONA_DT_MEASURED (-1.0)
+/* ona_runtime_desc.max_fps: no frame cap, whatever main.lua asks. */
+#define ONA_MAX_FPS_OFF UINT32_MAX
 
 /* A Lua system: `script` returns a table with init(state, args), process(state, events, dt) and
  * optionally exit(state) and reload(state). A script that returns nothing runs once (its chunk
