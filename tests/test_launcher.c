@@ -20,7 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 #define PINGPONG ONA_SOURCE_DIR "/samples/pingpong"
 #define INVADERS ONA_SOURCE_DIR "/samples/invaders"
 
@@ -644,7 +643,8 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
         result_free(&r);
         char *replayed = slurp(again, &again_size);
         ck_assert_uint_eq(again_size, shot_size);
-        ck_assert_msg(memcmp(recorded, replayed, shot_size) == 0, "%d workers: not the same", workers);
+        ck_assert_msg(memcmp(recorded, replayed, shot_size) == 0, "%d workers: not the same",
+                      workers);
         free(replayed);
     }
     free(recorded);
@@ -720,9 +720,17 @@ START_TEST(test_launcher_console_talks_to_a_running_game) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
-    char *argv[] = {(char *)ONA_LAUNCHER_PATH, (char *)game, "--headless", "--no-audio",
-                    "--max-fps", "60", "--inspect", "127.0.0.1:0", "--inspect-token",
-                    "console-token", NULL};
+    char *argv[] = {(char *)ONA_LAUNCHER_PATH,
+                    (char *)game,
+                    "--headless",
+                    "--no-audio",
+                    "--max-fps",
+                    "60",
+                    "--inspect",
+                    "127.0.0.1:0",
+                    "--inspect-token",
+                    "console-token",
+                    NULL};
     char **env = child_environment();
     pid_t pid;
     ck_assert_int_eq(posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env), 0);
