@@ -56,6 +56,8 @@ static void serve(void *arg) {
     bool loop_ready = rc == 0;
     if (!rc && uv_async_init(&in->loop, &in->wake, thread_woken) != 0)
         rc = ONA_EIO;
+    if (!rc && !(in->chunk = malloc(LWS_PRE + ONA__INSPECT_CHUNK)))
+        rc = ONA_ENOMEM;
     in->wake.data = in;
     if (!rc) {
         in->bucket = ONA__INSPECT_RATE;
@@ -112,6 +114,8 @@ static void serve(void *arg) {
     in->current = NULL;
     free(in->tick);
     in->tick = NULL;
+    free(in->chunk);
+    in->chunk = NULL;
     if (loop_ready) {
         uv_walk(&in->loop, close_walk, NULL);
         uv_run(&in->loop, UV_RUN_DEFAULT);

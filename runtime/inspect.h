@@ -61,6 +61,7 @@ enum {
     ONA__INSPECT_BODY_MAX = 64 << 10, /* a request's body */
     ONA__INSPECT_RATE = 500,          /* requests a second (and the burst), all clients */
     ONA__INSPECT_EVAL_FRAMES = 600,   /* an eval waits this long for a turn in progress */
+    ONA__INSPECT_CHUNK = 16 << 10,    /* an answer is written in pieces of this size */
 };
 
 /* How every answer is written: compact, numbers to 7 significant digits. */
@@ -154,6 +155,7 @@ typedef struct ona__inspect {
     uv_async_t wake; /* main: a snapshot or an answer is there; stop */
     struct lws_context *ctx;
     struct lws_context *ctx_alive; /* lws clears it once the context is fully destroyed */
+    unsigned char *chunk;          /* LWS_PRE + ONA__INSPECT_CHUNK bytes: the piece being written */
     double bucket;                 /* the request rate's bucket (ONA__INSPECT_RATE) */
     uint64_t bucket_ns;
     ona__inspect_snap *current; /* the newest snapshot taken */

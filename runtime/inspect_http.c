@@ -27,7 +27,7 @@
 extern const unsigned char ona_inspect_page_html[];
 extern const unsigned long ona_inspect_page_html_size;
 
-enum { CHUNK = 16 << 10, TICK_MIN_NS = 50000000 /* the stream: at most 20 ticks a second */ };
+enum { CHUNK = ONA__INSPECT_CHUNK, TICK_MIN_NS = 50000000 /* at most 20 ticks a second */ };
 
 static void make_tick(ona__inspect *in, bool now);
 
@@ -128,7 +128,7 @@ static int write_reply(ona__inspect *in, struct lws *wsi, ona__inspect_session *
         }
     } else {
         /* As many pieces as the socket takes now. */
-        static unsigned char chunk[LWS_PRE + CHUNK]; /* the inspector's thread only */
+        unsigned char *chunk = in->chunk;
         bool last;
         do {
             size_t n = s->reply_len - s->reply_sent;

@@ -184,6 +184,28 @@ START_TEST(test_inspect_counts_messages_per_sender_of_a_watched_system) {
 }
 END_TEST
 
+/* At most 16 systems are watched at once: a 17th is refused until one expires. */
+START_TEST(test_inspect_watches_at_most_sixteen_systems) {
+    for (int i = 0; i < 12; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "extra%d", i);
+        spawn("counter.lua", name);
+    }
+    ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    const char *names[] = {"counter", "pinger", "faulty", "yielder", "boxed", "native"};
+    char path[64];
+    for (int i = 0; i < 17; i++) {
+        if (i < 6)
+            snprintf(path, sizeof path, "/api/messages?system=%s", names[i]);
+        else
+            snprintf(path, sizeof path, "/api/messages?system=extra%d", i - 6);
+        ck_assert_int_eq(GET(path), i < 16 ? 200 : 503);
+    }
+    ASSERT_REPLY_HAS("too many systems watched at once (16)");
+    ck_assert_int_eq(GET("/api/messages?system=counter"), 200); /* watched already: still fine */
+}
+END_TEST
+
 /* The server has a thread of its own: with no frame stepped at all, a read is still answered. */
 START_TEST(test_inspect_reads_are_answered_between_frames) {
     req = (request){.method = "GET", .path = "/api/systems", .headers = AUTH};
@@ -429,6 +451,7 @@ int main(void) {
     tcase_add_test(api, test_inspect_messages_are_recorded_while_watched);
     tcase_add_test(api, test_inspect_counts_messages_per_sender_of_a_watched_system);
     tcase_add_test(api, test_inspect_reads_are_answered_between_frames);
+    tcase_add_test(api, test_inspect_watches_at_most_sixteen_systems);
     tcase_add_test(api, test_inspect_stream_sends_ticks);
     tcase_add_test(api, test_inspect_refuses_a_missing_or_wrong_token);
     tcase_add_test(api, test_inspect_refuses_other_origins_and_hosts);

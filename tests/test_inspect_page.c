@@ -172,8 +172,14 @@ static void *drive(void *arg) {
     p->heap_after = number_of(c, HEAP_JS, &ok);
     text_of(c, "document.getElementById('console-out').textContent", p->console, sizeof p->console,
             &ok);
-    /* The graph's message rates, then the picture. */
-    ok = ok && cdp_wait_for(c, "+document.getElementById('graph').dataset.edges > 0") &&
+    /* The mailbox of a system clicked in the table, the graph's message rates, then the
+     * picture. */
+    json_decref(ok ? cdp_eval(c, "document.querySelector('#systems tbody "
+                                 "tr[data-name=\"collisions\"]').click()")
+                   : NULL);
+    ok = ok &&
+         cdp_wait_for(c, "document.getElementById('mailbox').textContent.includes('from ')") &&
+         cdp_wait_for(c, "+document.getElementById('graph').dataset.flowing > 0") &&
          cdp_screenshot(c, p->shot);
     if (!ok)
         snprintf(p->error, sizeof p->error, "%s", cdp_error(c));
