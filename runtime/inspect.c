@@ -89,7 +89,11 @@ static void serve(void *arg) {
             rc = ONA_EIO;
         } else {
             in->ctx_alive = in->ctx;
+            /* Written before the first request is read (the loop runs after this). */
             in->port = lws_get_vhost_listen_port(lws_get_vhost_by_name(in->ctx, "default"));
+            snprintf(in->origins[0], sizeof in->origins[0], "http://%s:%d", in->host, in->port);
+            if (strcmp(in->host, "127.0.0.1") == 0)
+                snprintf(in->origins[1], sizeof in->origins[1], "http://localhost:%d", in->port);
         }
     }
     in->start_rc = rc;
@@ -257,9 +261,6 @@ int ona__inspect_start(ona_runtime *rt) {
     uv_sem_destroy(&in->started);
     if (in->start_rc)
         return in->start_rc;
-    snprintf(in->origins[0], sizeof in->origins[0], "http://%s:%d", host, in->port);
-    if (strcmp(host, "127.0.0.1") == 0)
-        snprintf(in->origins[1], sizeof in->origins[1], "http://localhost:%d", in->port);
     rt->core.timeline = true;
     rt->core.tracing = true;
     ona_log(ONA_LOG_DEBUG, "inspector", "serving on %s:%d", host, in->port);
