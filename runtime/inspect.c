@@ -321,28 +321,29 @@ static void publish(ona__inspect *in) {
 
 bool ona__inspect_hold(ona_runtime *rt) {
     ona__inspect *in = rt->inspect;
-    ona__inspect_run_actions(in);
+    bool ran = ona__inspect_run_actions(in);
     ona__inspect_watches_update(in, false);
-    if (!in->paused)
-        return false;
-    if (in->steps) {
-        in->steps--;
-        return false;
+    if (in->paused && !in->steps) {
+        /* Paused: wait on the loop (an action queued, the watcher) up to 16 ms, so a paused game
+         * neither spins nor leaves an action waiting. */
+        if (in->idle_timer_ready)
+            uv_timer_start(&in->idle_timer, idle_wake, 16, 0);
+        uv_run(&rt->loop, UV_RUN_ONCE);
+        if (in->idle_timer_ready)
+            uv_timer_stop(&in->idle_timer);
+        ran = ona__inspect_run_actions(in) || ran;
     }
-    /* Paused: wait on the loop (an action queued, the watcher) up to 16 ms, so a paused game
-     * neither spins nor leaves an action waiting. */
-    if (in->idle_timer_ready)
-        uv_timer_start(&in->idle_timer, idle_wake, 16, 0);
-    uv_run(&rt->loop, UV_RUN_ONCE);
-    if (in->idle_timer_ready)
-        uv_timer_stop(&in->idle_timer);
-    if (ona__inspect_run_actions(in))
-        publish(in); /* what changed while held shows: paused, an eval's effect */
-    if (in->paused && in->steps) {
+    bool held = in->paused;
+    if (held && in->steps) {
         in->steps--;
-        return false;
+        held = false;
     }
-    return in->paused;
+    /* Held, what the actions changed shows in a new snapshot (paused, an eval's effect), made
+     * before their answers leave; else the frame's own snapshot shows it. */
+    if (held && ran)
+        publish(in);
+    ona__inspect_send_answers(in);
+    return held;
 }
 
 void ona__inspect_turns_done(ona_runtime *rt, uint64_t frame_start_ns, uint64_t turns_end_ns) {

@@ -187,7 +187,8 @@ typedef struct ona__inspect {
     uint32_t slices_dropped;
     ona__inspect_watch watches[ONA__INSPECT_WATCHES];
     uint32_t watch_count;
-    ona__inspect_action *pending; /* evals waiting for their system's turn to end */
+    ona__inspect_action *pending;  /* evals waiting for their system's turn to end */
+    ona__inspect_action *answered; /* answers not handed to the thread yet */
     uint64_t snap_seq;
 } ona__inspect;
 
@@ -248,9 +249,12 @@ const char *ona__inspect_snap_frame(ona__inspect_snap *snap, size_t *len);
 /* A JSON error answer {"ok":false,"error":...}, as text to send (malloc; NULL out of memory). */
 char *ona__inspect_error_text(const char *fmt, ...);
 
-/* inspect_act.c, main. Runs the queued actions and the waiting evals that can run now; whether
- * any was answered (the snapshot is then made again when the frame is held). */
+/* inspect_act.c, main. Runs the queued actions and the waiting evals that can run now, keeping
+ * their answers; whether any was answered (the snapshot is then made again when the frame is
+ * held, before the answers leave). */
 bool ona__inspect_run_actions(ona__inspect *in);
+/* Hands the answers given since the last call to the thread, and wakes it. */
+void ona__inspect_send_answers(ona__inspect *in);
 /* Frees the rings of watches that expired or whose system ended; all of them with `all`. Then the
  * watches' rates, each whole second. */
 void ona__inspect_watches_update(ona__inspect *in, bool all);

@@ -23,15 +23,26 @@ static const char *name_of(ona__core *core, uint64_t handle) {
     return sys ? sys->name : NULL;
 }
 
-/* Queues the answer for the thread (which wakes to send it); takes `json` (NULL: out of memory). */
+/* Keeps the answer for ona__inspect_send_answers; takes `json` (NULL: out of memory). */
 static void answer(ona__inspect *in, ona__inspect_action *a, unsigned status, char *json) {
     free(a->code);
     a->code = NULL;
     a->status = json ? status : 503;
     a->reply = json ? json : strdup("{\"ok\":false,\"error\":\"out of memory\"}");
+    a->next = in->answered;
+    in->answered = a;
+}
+
+void ona__inspect_send_answers(ona__inspect *in) {
+    if (!in->answered)
+        return;
     uv_mutex_lock(&in->lock);
-    a->next = in->done;
-    in->done = a;
+    while (in->answered) {
+        ona__inspect_action *a = in->answered;
+        in->answered = a->next;
+        a->next = in->done;
+        in->done = a;
+    }
     uv_mutex_unlock(&in->lock);
     uv_async_send(&in->wake);
 }
@@ -270,5 +281,6 @@ void ona__inspect_actions_free(ona__inspect *in) {
     free_list(in->to_main);
     free_list(in->done);
     free_list(in->pending);
-    in->to_main = in->done = in->pending = NULL;
+    free_list(in->answered);
+    in->to_main = in->done = in->pending = in->answered = NULL;
 }

@@ -376,9 +376,19 @@ START_TEST(test_inspect_pause_step_resume) {
     for (int i = 0; i < 10; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert_uint_eq(frames(), at);
-    /* An eval still answers while paused. */
-    ck_assert_int_eq(POST("/api/eval", "{\"system\":\"counter\",\"code\":\"state.n\"}"), 200);
+    /* An eval still answers while paused, and its effect shows in the data at once: the held
+     * game publishes a snapshot after an action (counter's heap holds the 2 MB string). */
+    ck_assert_int_eq(GET("/api/frame"), 200);
+    ASSERT_REPLY_HAS("\"paused\":true");
+    ck_assert_int_eq(POST("/api/eval", "{\"system\":\"counter\",\"code\":"
+                                       "\"state.big = string.rep('x', 2000000) return state.n\"}"),
+                     200);
     ASSERT_REPLY_HAS("\"ok\":true");
+    ck_assert_uint_eq(named_stats(rt, "counter").memory > 2000000, 1);
+    req = (request){.method = "GET", .path = "/api/systems", .headers = AUTH};
+    ck_assert_int_eq(run_request_stepping(false), 200);
+    const char *bytes = strstr(strstr(req.reply, "\"name\":\"counter\""), "\"bytes\":");
+    ck_assert_msg(bytes && strtol(bytes + 8, NULL, 10) > 2000000, "%.800s", req.reply);
     ck_assert_int_eq(POST("/api/step", "{}"), 200);
     for (int i = 0; i < 10; i++)
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
