@@ -19,6 +19,8 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -52,6 +54,9 @@ static void close_walk(uv_handle_t *h, void *arg) {
 /* The inspector's thread: makes the context on its own loop, serves until stop, destroys it. */
 static void serve(void *arg) {
     ona__inspect *in = arg;
+    /* Below the game's threads: when the cores are busy, the game's frame comes first. */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10) != 0)
+        ona_log(ONA_LOG_DEBUG, "inspector", "its thread keeps the game's priority");
     int rc = uv_loop_init(&in->loop) == 0 ? 0 : ONA_EIO;
     bool loop_ready = rc == 0;
     if (!rc && uv_async_init(&in->loop, &in->wake, thread_woken) != 0)
