@@ -213,7 +213,9 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
             ona__fonts_set_atlas_memory(rt->services.video.fonts, desc.atlas_memory);
     }
     if (rc == 0) {
-        rc = ona__audio_init(&rt->services.audio, desc.no_audio, desc.threads, desc.max_systems);
+        rc = ona__audio_init(&rt->services.audio, desc.no_audio,
+                             rt->services.video.mode != ONA_VIDEO_WINDOW, desc.threads,
+                             desc.max_systems);
         rt->services.audio_ready = rc == 0;
     }
     if (rc == 0) {

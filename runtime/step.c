@@ -75,7 +75,7 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__assets_upload(&rt->services.assets); /* the frame's loads to the GPU, before its draw */
     ona__video_present(&rt->services.video, &overlay);
     uint64_t presented = ona__now_ns();
-    ona__audio_frame(&rt->services.audio); /* this frame's audio commands, merged, to the mixer */
+    ona__audio_frame(&rt->services.audio, dt); /* the frame's audio commands, and its time */
     int replayed = ona__record_frame(&rt->record, core, dt, rt->services.video.events,
                                      rt->services.video.event_count);
     if (replayed == ONA_EDIVERGED)

@@ -362,6 +362,9 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
     if (sys->resume == ONA__RESUME_START) {
         sys->last_turn_ns = 0;
         ona__retake_start(sys);
+        /* Each turn draws from the identity transform onto the screen, with nothing pushed. */
+        ona__draw_frame_reset(&sys->draw);
+        sys->draw_depth = 0;
     }
     if (ordered && sys->stage.gathered != core->frame)
         ona__delivery_gather(sys);

@@ -38,6 +38,21 @@
 typedef struct ona__system ona__system;
 typedef struct ona__core ona__core;
 
+/* A system's draw state, kept by the services (services/draw_transform.c): its draws go through
+ * x' = a x + c y + tx, y' = b x + d y + ty and into `target` (a canvas, 0: the screen) unless a
+ * draw names its own. The core only makes it the identity at spawn and at each new turn. */
+typedef struct ona__draw_frame {
+    float a, b, c, d, tx, ty;
+    uint32_t target;
+    bool identity; /* the transform is the identity: draws pass untouched */
+    bool all;      /* a saved copy pushed with "all": its pop restores the target too */
+} ona__draw_frame;
+
+/* The identity transform, the screen as target. */
+static inline void ona__draw_frame_reset(ona__draw_frame *f) {
+    *f = (ona__draw_frame){.a = 1, .d = 1, .identity = true};
+}
+
 /* How a turn ended, as the host reports it. */
 typedef enum ona__turn {
     ONA__TURN_DONE = 0,   /* finished normally */
@@ -144,6 +159,9 @@ struct ona__system {
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
     ona__recent *recent;   /* its last messages while the inspector watches it (recent.h), or
                               NULL; set and freed by main between frames */
+    ona__draw_frame draw;        /* the transform and target its draws go through */
+    ona__draw_frame *draw_saved; /* the pushed copies (ONA__DRAW_STACK), made at the first push */
+    uint32_t draw_depth;         /* how many are pushed this turn */
     uint64_t parks, messages_in, messages_out;
     uint32_t restarts, errors;
     /* The receiver this turn last sent to (actor.c, "Deferred wakes"): woken at its first message

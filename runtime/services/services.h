@@ -176,8 +176,13 @@ void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, fl
 /* --- Input and sound commands of systems (services.c) ------------------------------------------
  */
 
-/* Fills a key event's scancode from its name (scancode <= 0: no such key). Any thread. */
+/* Fills a key event's scancode from its name, SDL's or LÖVE's (then SDL's replaces it;
+ * scancode <= 0: no such key). Any thread. */
 void ona__services_normalise_key(ona_event *e);
+/* LÖVE's name for an SDL key name, or the name itself (gfx/keys.c); and whether a name is one of
+ * LÖVE's shifted characters, which no scancode carries ("!", "@"). Any thread. */
+const char *ona__services_love_key(const char *name);
+bool ona__services_key_is_character(const char *name);
 /* Queues a gamepad command (rumble, dead zone) of `sys` on the thread running its turn, in its
  * order; main applies them after the turns. Errors: ONA_ETHREAD (not in a turn), ONA_ENOMEM. */
 int ona__system_pad_command(ona__system *sys, ona__pad_command *c);
@@ -189,10 +194,16 @@ int ona__services_volume_cmd(ona__services *s, const char *group, double volume,
                              ona__audio_cmd *cmd, const char **why);
 int ona__services_music_cmd(bool start, double volume, double fade, bool loop, ona__audio_cmd *cmd,
                             const char **why);
+int ona__services_set_cmd(uint64_t voice, unsigned set, double volume, double pan, double pitch,
+                          ona__audio_cmd *cmd, const char **why);
 /* Queues `cmd` of `sys` (with `path` for music) on the audio queue of the thread running its
- * turn; *voice gets a play's voice. Errors as ona__audio_push. */
+ * turn; *voice gets a play's or a music's voice. Errors as ona__audio_push. */
 int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
                            uint64_t *voice);
+/* Whether `voice` plays, for `sys` in its turn (ona__audio_playing). *rc: ONA_ETHREAD. */
+bool ona__system_audio_playing(ona__system *sys, uint64_t voice, int *rc);
+/* True the first time `sys` is told that every voice is busy (its warning is said once). */
+bool ona__system_audio_warn_once(ona__system *sys);
 
 /* --- Time (time.c) ---------------------------------------------------------------------------- */
 
