@@ -233,6 +233,12 @@ struct ona__system {
      * main where its end is decided ("" until then). */
     char fail_reason[256];
     char end_reason[128];
+    /* The whole error text of a turn that failed in this frame, waiting for main to log it after
+     * the turns (ona__actor_log_failures), with the hash and length of its first line, which
+     * systems failing alike share: the failing turn writes them, main frees the text. */
+    char *fail_log;
+    uint64_t fail_key_hash;
+    size_t fail_key_len;
     /* The frame of its last receive (0: it never asked for a message); the turn's, read by main
      * between frames to say why its mailbox does not drain. */
     uint64_t receive_frame;
@@ -280,8 +286,14 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
 int ona__actor_receive(ona__system *sys);
 /* Asks for a system's end at the next frame boundary (its exit runs then). ONA_ESTALE. */
 int ona__actor_kill(ona__core *core, uint64_t handle);
-/* Marks the running turn failed and logs `what` under the system's name. */
-void ona__actor_fail(ona__system *sys, const char *what);
+/* Marks the running turn failed and logs `what` under the system's name: inside a frame, after
+ * its turns (returns true: grouped with systems failing alike, and the pause that follows
+ * announced there); outside one, or out of memory, at once (returns false). */
+bool ona__actor_fail(ona__system *sys, const char *what);
+/* Main, after a frame's turns: logs the errors of the turns that failed in it, once per error:
+ * systems whose errors have the same first line (one module's bug hit by several systems) share
+ * one line naming them all, with the first one's whole text. */
+void ona__actor_log_failures(ona__core *core);
 /* True when the system is running its turn (so it may park). */
 bool ona__actor_in_turn(const ona__system *sys);
 /* Can `target` still take messages (not stopped, not being killed)? */

@@ -464,6 +464,8 @@ static void unlink_ending(ona__core *core, ona__system *sys, bool killed) {
 
 /* Second half: its queued messages released (counted in the log), then freed. */
 static void free_ended(ona__core *core, ona__system *sys) {
+    ona__free(sys->fail_log);
+    sys->fail_log = NULL;
     ona_message m;
     ona_message_init(&m);
     uint32_t dropped = 0;

@@ -92,6 +92,30 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
     return f;
 }
 
+void ona__record_steps(ona__record *r, uint64_t frame, uint32_t count, double alpha) {
+    if (r->recording)
+        ona__rec_put_steps(&r->buf, frame, count, alpha); /* flushed with the frame */
+}
+
+bool ona__replay_steps(ona__record *r, uint32_t *count, double *alpha) {
+    *count = 1;
+    *alpha = 0;
+    if (r->next >= r->rec.frame_count) {
+        const ona_event *unused;
+        ona__replay_next(r, &unused); /* says once that the recording ended */
+        return false;
+    }
+    uint64_t frame = r->rec.frames[r->next].frame;
+    while (r->next_steps < r->rec.steps_count && r->rec.steps[r->next_steps].frame < frame)
+        r->next_steps++;
+    if (r->next_steps < r->rec.steps_count && r->rec.steps[r->next_steps].frame == frame) {
+        const ona__rec_steps *st = &r->rec.steps[r->next_steps++];
+        *count = ONA_MIN(st->count, r->rec.frame_count - r->next);
+        *alpha = st->alpha;
+    }
+    return true;
+}
+
 /* This frame's digests, one entry per system that did something, in spawn order; the systems'
  * digests are cleared for the next frame. */
 static int gather(ona__record *r, ona__core *core) {

@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#define ONA__RECORD_VERSION 2
+#define ONA__RECORD_VERSION 3
 #define ONA__RECORD_MAGIC "ONAREC\0\n"
 #define ONA__RECORD_NAME_BYTES 64
 #define ONA__RECORD_PATH_BYTES 1024
@@ -42,6 +42,14 @@ typedef struct ona__rec_frame {
     /* The systems (spawn orders) whose turn a budget interrupt ended in the frame. */
     uint32_t first_interrupted, interrupted_count;
 } ona__rec_frame;
+
+/* A frame of fixed steps ('A', version 3): the steps from `frame` on that one ona_runtime_step
+ * ran before its picture, and the alpha the systems saw in them. */
+typedef struct ona__rec_steps {
+    uint64_t frame;
+    uint32_t count;
+    double alpha;
+} ona__rec_steps;
 
 /* A message sent from C ('M'): its values' encoding is `values[offset, offset + size)` of the
  * recording's `send_bytes`. */
@@ -101,6 +109,8 @@ typedef struct ona__recording {
     uint32_t names_size, names_cap;
     ona__rec_send *sends;
     uint32_t send_count, send_cap;
+    ona__rec_steps *steps; /* in frame order */
+    uint32_t steps_count, steps_cap;
     uint8_t *send_bytes;
     uint32_t send_bytes_size, send_bytes_cap;
     bool ended;     /* the end chunk was read: the session closed cleanly */
@@ -160,6 +170,7 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
                         uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,
                         const uint32_t *interrupted, uint32_t interrupted_count);
 void ona__rec_put_end(ona__rec_buf *b, uint64_t frames);
+void ona__rec_put_steps(ona__rec_buf *b, uint64_t frame, uint32_t count, double alpha);
 
 /* --- A runtime's recording or replay (record.c) ---------------------------------------------- */
 
@@ -188,7 +199,8 @@ typedef struct ona__record {
     /* Replaying: the recording and the next frame to play. */
     ona__recording rec;
     uint32_t next;
-    uint32_t next_send; /* the next recorded message from C */
+    uint32_t next_send;  /* the next recorded message from C */
+    uint32_t next_steps; /* the next recorded frame of fixed steps */
     bool ended_logged;
     uint64_t diverged_frame;  /* 0: no divergence */
     uint64_t interrupt_frame; /* the last frame up to now with a budget interrupt, either run */
@@ -221,6 +233,13 @@ void ona__record_files_free(ona__record *r);
 /* Replaying: the next recorded frame (its events and dt), or NULL once the recording has no
  * more frames. */
 const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events);
+/* Before a frame of fixed steps whose first step is `frame`: recording writes its step count
+ * and alpha ('A'). */
+void ona__record_steps(ona__record *r, uint64_t frame, uint32_t count, double alpha);
+/* Replaying, before a frame: how many recorded frames the next ona_runtime_step plays and the
+ * alpha they saw (1 and 0 where the recording has no 'A' there). False when the recording has
+ * no frame left. */
+bool ona__replay_steps(ona__record *r, uint32_t *count, double *alpha);
 /* After the frame's turns: gathers every system's digests (and clears them); recording writes
  * the frame (events, dt, digests) and flushes it, replaying compares them with the recorded
  * frame and returns ONA_EDIVERGED with `divergence` written at the first difference. */

@@ -2,9 +2,10 @@
  * record_format.c: the byte format of a recording (`ona --record`, ona_runtime_desc.record_path)
  * and its writer (chunk encoders).
  *
- * Format, version 2 (version 1, without seed, window size, 'G', 'R' and interrupts, is still
- * read). Integers are little-endian; `varint` is unsigned LEB128 (at most 10 bytes); `str` is a
- * varint length then that many bytes, none of them NUL; `f32`/`f64` are IEEE-754 bit patterns.
+ * Format, version 3 (version 1, without seed, window size, 'G', 'R' and interrupts, and
+ * version 2, without 'A', are still read). Integers are little-endian; `varint` is unsigned LEB128
+ * (at most 10 bytes); `str` is a varint length then that many bytes, none of them NUL; `f32`/`f64`
+ * are IEEE-754 bit patterns.
  *
  *   file   = magic "ONAREC\0\n" (8 bytes), u32 format version (2), then chunks to the end
  *   chunk  = u8 tag, u32 payload length, payload, u32 CRC32 of tag, length and payload
@@ -28,6 +29,9 @@
  *            f64 dt, varint event count (at most 256), events, varint digest count, digests;
  *            version 2 goes on: varint count of systems whose turn a budget interrupt ended
  *            in the frame, varint spawn order each (growing)
+ *   'A'    = a frame of fixed steps (version 3; ona_runtime_desc.fixed_step), written before
+ *            its first step's 'F': varint frame number of the first step, varint step count
+ *            (1 to 1000: that many 'F' follow before the picture), f64 alpha in [0, 1)
  *   'E'    = the end, after the last frame of a session that closed: varint frame count
  *   event  = u8 ona_event_type, then by type:
  *              KEY_DOWN/UP     str name (< 32), varint scancode, u8 repeat
@@ -256,6 +260,14 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
     put_varint(b, interrupted_count);
     for (uint32_t i = 0; i < interrupted_count; i++)
         put_varint(b, interrupted[i]);
+    chunk_end(b, at);
+}
+
+void ona__rec_put_steps(ona__rec_buf *b, uint64_t frame, uint32_t count, double alpha) {
+    size_t at = chunk_begin(b, 'A');
+    put_varint(b, frame);
+    put_varint(b, count);
+    put_f64(b, alpha);
     chunk_end(b, at);
 }
 

@@ -312,6 +312,26 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             rc = r.bad || (tag == 'R' && frame == 0) ? -1 : parse_file(&r, out, frame);
             break;
         }
+        case 'A': {
+            if (out->version < 3)
+                return fail(err, errsize, "an 'A' chunk in a version %u recording, at byte %zu",
+                            out->version, at);
+            if (!ona__rec_grow((void **)&out->steps, &out->steps_cap, out->steps_count,
+                               sizeof *out->steps))
+                return ONA_ENOMEM;
+            ona__rec_steps *st = &out->steps[out->steps_count];
+            st->frame = ona__rec_get_varint(&r);
+            uint64_t count = ona__rec_get_varint(&r);
+            st->alpha = ona__rec_get_f64(&r);
+            st->count = (uint32_t)ONA_MIN(count, 1001);
+            uint64_t after = out->steps_count ? out->steps[out->steps_count - 1].frame : 0;
+            rc = r.bad || st->frame <= after || count == 0 || count > 1000 ||
+                         !(st->alpha >= 0 && st->alpha < 1)
+                     ? -1
+                     : 0;
+            out->steps_count += rc == 0;
+            break;
+        }
         case 'E': {
             uint64_t frames = ona__rec_get_varint(&r);
             rc = !r.bad && frames == out->frame_count ? 0 : -1;
@@ -342,6 +362,7 @@ void ona__recording_free(ona__recording *r) {
     ona__free(r->systems);
     ona__free(r->interrupted);
     ona__free(r->sends);
+    ona__free(r->steps);
     ona__free(r->send_bytes);
     ona__free(r->files);
     ona__free(r->names);

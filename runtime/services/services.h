@@ -58,6 +58,14 @@ typedef struct ona__services {
     double game_time, time_base, time_step; /* game_time = time_base + time_frames * time_step */
     uint64_t time_frames;
     uint64_t pace_last_ns; /* main: when ona__services_frame_dt last returned; 0 before */
+    /* Steady time with an accumulator (ona_runtime_desc.fixed_step): the step (0: off), the
+     * most steps a frame runs, the wall time not yet stepped (main), and the frame's alpha:
+     * the leftover as a fraction of a step, written by main before the turns, read by them. */
+    double fixed_step, step_left, alpha;
+    uint32_t max_steps;
+    uint64_t steps_dropped;           /* frames that hit max_steps (main), for the one warning */
+    uint64_t (*clock_ns)(void *user); /* the wall clock frame_dt reads; NULL = monotonic */
+    void *clock_user;
     /* main.lua's ona.gfx.window{fixed_dt, max_fps} (any system, any thread; read by main
      * between frames): 0 = not set, fixed_dt < 0 = measured. */
     _Atomic(double) script_fixed_dt;
@@ -214,6 +222,11 @@ void ona__services_advance_clock(ona__services *s, double dt);
 double ona__services_time(const ona__services *s);
 /* The dt of the frame about to run, pacing to the frame cap (main, outside step; 0 elsewhere). */
 double ona__services_frame_dt(ona__services *s);
+/* Under a fixed step: adds the frame's wall time `dt` to the accumulator and returns how many
+ * steps are due now, at most max_steps (time past the cap is dropped, warned of once), with
+ * the leftover fraction of a step in *alpha. Main, before the frame. */
+uint32_t ona__services_plan_steps(ona__services *s, double dt, double *alpha);
+
 /* main.lua's time settings (ona.gfx.window): fixed_dt > 0, < 0 = measured, 0 = keep; max_fps 0 =
  * keep, UINT32_MAX = uncapped. Any thread. */
 void ona__services_set_script_time(ona__services *s, double fixed_dt, uint32_t max_fps);
