@@ -1,13 +1,15 @@
 /*
- * inspect.c: the inspector's server (inspect.h): starting and stopping libwebsockets on the
- * runtime's own libuv loop, and the frames (pause and step, the timeline, the stream's tick).
- * The requests and the stream are answered in inspect_http.c.
+ * inspect.c: the inspector's server (inspect.h): its thread, which runs libwebsockets on a libuv
+ * loop of its own, and the frames (pause and step, the timeline, the snapshot each frame
+ * publishes). The requests and the stream are answered in inspect_http.c, the actions run in
+ * inspect_act.c.
  *
- * Design note. The server is a libwebsockets context made with LWS_SERVER_OPTION_LIBUV over the
- * runtime's loop (a foreign loop), so its sockets are handles polled by main at the frame
- * boundary like the file watcher's: no thread of its own, and every callback runs where main
- * owns the systems. The listening address is loopback unless inspect_any allows another; the
- * checks each request meets are listed in inspect_http.c.
+ * Design note. The server has a thread of its own so that a read never waits for main: a large
+ * answer leaves as fast as the socket takes it, whatever the frame is doing. The listening
+ * address is loopback unless inspect_any allows another; the checks each request meets are
+ * listed in inspect_http.c. Start binds once on main (to say which error in words), then the
+ * thread makes the context and says whether it could; stop wakes the thread, which destroys the
+ * context on its loop, and joins it.
  */
 #include "inspect.h"
 
@@ -17,6 +19,8 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,6 +32,112 @@ static void lws_log(int level, const char *line) {
         n--;
     ona_log(level & LLL_ERR ? ONA_LOG_ERROR : ONA_LOG_WARN, "inspector", "libwebsockets: %.*s",
             (int)n, line);
+}
+
+/* --- The thread ----------------------------------------------------------------------------- */
+
+static void thread_woken(uv_async_t *h) {
+    ona__inspect *in = h->data;
+    ona__inspect_serve_wake(in);
+}
+
+static void main_woken(uv_async_t *h) {
+    (void)h; /* the actions run in ona__inspect_hold, right after the loop's poll */
+}
+
+static void close_walk(uv_handle_t *h, void *arg) {
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+/* The inspector's thread: makes the context on its own loop, serves until stop, destroys it. */
+static void serve(void *arg) {
+    ona__inspect *in = arg;
+    /* Below the game's threads: when the cores are busy, the game's frame comes first. */
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10) != 0)
+        ona_log(ONA_LOG_DEBUG, "inspector", "its thread keeps the game's priority");
+    int rc = uv_loop_init(&in->loop) == 0 ? 0 : ONA_EIO;
+    bool loop_ready = rc == 0;
+    if (!rc && uv_async_init(&in->loop, &in->wake, thread_woken) != 0)
+        rc = ONA_EIO;
+    if (!rc && !(in->chunk = malloc(LWS_PRE + ONA__INSPECT_CHUNK)))
+        rc = ONA_ENOMEM;
+    in->wake.data = in;
+    if (!rc) {
+        in->bucket = ONA__INSPECT_RATE;
+        in->bucket_ns = ona__now_ns();
+        lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+        void *loops[] = {&in->loop};
+        struct lws_context_creation_info info;
+        memset(&info, 0, sizeof info);
+        info.port = in->port;
+        info.iface = in->host;
+        info.protocols = ona__inspect_protocols();
+        info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_IPV6 |
+                       LWS_SERVER_OPTION_VALIDATE_UTF8 |
+                       LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+        info.foreign_loops = loops;
+        info.user = in;
+        info.pcontext = &in->ctx_alive;
+        info.max_http_header_data = 4096;
+        info.timeout_secs = 10;
+        info.keepalive_timeout = 10;
+        info.fd_limit_per_thread = 128;
+        info.count_threads = 1;
+        in->ctx = lws_create_context(&info);
+        if (!in->ctx) {
+            ona_log(ONA_LOG_ERROR, "inspector",
+                    "cannot serve on %s:%d (libwebsockets could not start; is "
+                    "libwebsockets-evlib-uv installed?)",
+                    in->host, in->port);
+            rc = ONA_EIO;
+        } else {
+            in->ctx_alive = in->ctx;
+            /* Written before the first request is read (the loop runs after this). */
+            in->port = lws_get_vhost_listen_port(lws_get_vhost_by_name(in->ctx, "default"));
+            snprintf(in->origins[0], sizeof in->origins[0], "http://%s:%d", in->host, in->port);
+            if (strcmp(in->host, "127.0.0.1") == 0)
+                snprintf(in->origins[1], sizeof in->origins[1], "http://localhost:%d", in->port);
+        }
+    }
+    in->start_rc = rc;
+    uv_sem_post(&in->started);
+    /* acquire: pairs with stop's release store. */
+    while (!rc && !atomic_load_explicit(&in->stopping, memory_order_acquire))
+        uv_run(&in->loop, UV_RUN_ONCE);
+    if (in->ctx) {
+        lws_context_destroy(in->ctx);
+        /* Its handles close through the loop; the context is freed once they have. */
+        for (int i = 0; in->ctx_alive && i < 1000; i++)
+            uv_run(&in->loop, UV_RUN_NOWAIT);
+        /* With a foreign loop, the context's last stage is a second destroy, once its handles
+         * have closed (lws clears ctx_alive when the context is freed). */
+        if (in->ctx_alive)
+            lws_context_destroy(in->ctx_alive);
+        if (in->ctx_alive)
+            ona_log(ONA_LOG_WARN, "inspector", "libwebsockets did not finish closing");
+    }
+    ona__inspect_drop_answers(in);
+    ona__inspect_snap_free(in->current);
+    in->current = NULL;
+    free(in->tick);
+    in->tick = NULL;
+    free(in->chunk);
+    in->chunk = NULL;
+    if (loop_ready) {
+        uv_walk(&in->loop, close_walk, NULL);
+        uv_run(&in->loop, UV_RUN_DEFAULT);
+        uv_loop_close(&in->loop);
+    }
+}
+
+void ona__inspect_post(ona__inspect *in, ona__inspect_action *a) {
+    uv_mutex_lock(&in->lock);
+    a->next = in->to_main;
+    in->to_main = a;
+    uv_mutex_unlock(&in->lock);
+    uv_async_send(&in->main_wake);
 }
 
 /* HOST:PORT, HOST a dotted IPv4 address, PORT 0..65535. */
@@ -78,8 +188,7 @@ static int try_bind(const char *host, int port) {
         return ONA_EBUSY;
     }
     if (rc) {
-        ona_log(ONA_LOG_ERROR, "inspector", "cannot listen on %s:%d: %s", host, port,
-                strerror(rc));
+        ona_log(ONA_LOG_ERROR, "inspector", "cannot listen on %s:%d: %s", host, port, strerror(rc));
         return rc == EADDRNOTAVAIL ? ONA_EINVAL : ONA_EIO;
     }
     return 0;
@@ -117,6 +226,7 @@ int ona__inspect_start(ona_runtime *rt) {
     rt->inspect = in;
     in->rt = rt;
     in->any = !loopback;
+    in->port = port;
     snprintf(in->host, sizeof in->host, "%s", host);
     if (d->inspect_token) {
         snprintf(in->token, sizeof in->token, "%s", d->inspect_token);
@@ -135,47 +245,34 @@ int ona__inspect_start(ona_runtime *rt) {
     int rc = try_bind(host, port);
     if (rc)
         return rc;
-    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
-    void *loops[] = {&rt->loop};
-    struct lws_context_creation_info info;
-    memset(&info, 0, sizeof info);
-    info.port = port;
-    info.iface = in->host;
-    info.protocols = ona__inspect_protocols();
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_IPV6 |
-                   LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
-    info.foreign_loops = loops;
-    info.user = in;
-    info.pcontext = &in->ctx_alive;
-    info.max_http_header_data = 4096;
-    info.timeout_secs = 10;
-    info.keepalive_timeout = 10;
-    info.fd_limit_per_thread = 128;
-    info.count_threads = 1;
-    in->ctx = lws_create_context(&info);
-    if (!in->ctx) {
-        ona_log(ONA_LOG_ERROR, "inspector",
-                "cannot serve on %s:%d (libwebsockets could not start; is "
-                "libwebsockets-evlib-uv installed?)",
-                host, port);
+    if (uv_mutex_init(&in->lock) != 0)
         return ONA_EIO;
-    }
-    in->ctx_alive = in->ctx;
-    in->port = lws_get_vhost_listen_port(lws_get_vhost_by_name(in->ctx, "default"));
-    snprintf(in->origins[0], sizeof in->origins[0], "http://%s:%d", host, in->port);
-    if (strcmp(host, "127.0.0.1") == 0)
-        snprintf(in->origins[1], sizeof in->origins[1], "http://localhost:%d", in->port);
+    in->lock_ready = true;
+    if (uv_async_init(&rt->loop, &in->main_wake, main_woken) != 0)
+        return ONA_EIO;
+    in->main_wake_ready = true;
     if (uv_timer_init(&rt->loop, &in->idle_timer) == 0)
         in->idle_timer_ready = true;
-    in->bucket = ONA__INSPECT_RATE;
-    in->bucket_ns = ona__now_ns();
+    if (uv_sem_init(&in->started, 0) != 0)
+        return ONA_EIO;
+    uv_thread_options_t opts = {.flags = UV_THREAD_HAS_STACK_SIZE, .stack_size = 1 << 20};
+    if (uv_thread_create_ex(&in->thread, &opts, serve, in) != 0) {
+        uv_sem_destroy(&in->started);
+        ona_log(ONA_LOG_ERROR, "inspector", "cannot start the inspector's thread");
+        return ONA_EIO;
+    }
+    in->thread_started = true;
+    uv_sem_wait(&in->started); /* the thread wrote start_rc and port before posting */
+    uv_sem_destroy(&in->started);
+    if (in->start_rc)
+        return in->start_rc;
     rt->core.timeline = true;
     rt->core.tracing = true;
     ona_log(ONA_LOG_DEBUG, "inspector", "serving on %s:%d", host, in->port);
     return 0;
 }
 
-static void timer_closed(uv_handle_t *h) {
+static void handle_closed(uv_handle_t *h) {
     (void)h;
 }
 
@@ -184,25 +281,25 @@ void ona__inspect_stop(ona_runtime *rt) {
     if (!in)
         return;
     rt->core.timeline = false;
-    if (in->ctx) {
-        lws_context_destroy(in->ctx);
-        /* Its handles close through the loop; the context is freed once they have. */
-        for (int i = 0; in->ctx_alive && i < 1000; i++)
-            uv_run(&rt->loop, UV_RUN_NOWAIT);
-        /* With a foreign loop, the context's last stage is a second destroy, once its handles
-         * have closed (lws clears ctx_alive when the context is freed). */
-        if (in->ctx_alive)
-            lws_context_destroy(in->ctx_alive);
-        if (in->ctx_alive)
-            ona_log(ONA_LOG_WARN, "inspector", "libwebsockets did not finish closing");
+    if (in->thread_started) {
+        /* release: the thread's acquire load sees it after the wake. */
+        atomic_store_explicit(&in->stopping, true, memory_order_release);
+        if (in->start_rc == 0)
+            uv_async_send(&in->wake);
+        uv_thread_join(&in->thread);
     }
-    if (in->idle_timer_ready) {
-        uv_close((uv_handle_t *)&in->idle_timer, timer_closed);
+    if (in->idle_timer_ready)
+        uv_close((uv_handle_t *)&in->idle_timer, handle_closed);
+    if (in->main_wake_ready)
+        uv_close((uv_handle_t *)&in->main_wake, handle_closed);
+    if (in->idle_timer_ready || in->main_wake_ready)
         uv_run(&rt->loop, UV_RUN_NOWAIT);
-    }
     if (rt->core_ready)
-        ona__inspect_watches_expire(in, true);
-    free(in->tick);
+        ona__inspect_watches_update(in, true);
+    ona__inspect_actions_free(in);
+    ona__inspect_snap_free(atomic_exchange_explicit(&in->incoming, NULL, memory_order_acquire));
+    if (in->lock_ready)
+        uv_mutex_destroy(&in->lock);
     ona__free(in->slices);
     ona__free(in);
     rt->inspect = NULL;
@@ -214,29 +311,44 @@ static void idle_wake(uv_timer_t *t) {
     (void)t;
 }
 
+/* Hands the thread a snapshot of the game now; one it did not take yet is dropped. */
+static void publish(ona__inspect *in) {
+    ona__inspect_snap *snap = ona__inspect_snap_make(in);
+    if (!snap)
+        return;
+    /* acq_rel: the thread's exchange acquires what was written into it; an old one it never took
+     * comes back, made by this thread. */
+    ona__inspect_snap_free(atomic_exchange_explicit(&in->incoming, snap, memory_order_acq_rel));
+    /* relaxed: only whether to wake it for the stream. */
+    if (atomic_load_explicit(&in->streaming, memory_order_relaxed))
+        uv_async_send(&in->wake);
+}
+
 bool ona__inspect_hold(ona_runtime *rt) {
     ona__inspect *in = rt->inspect;
-    ona__inspect_run_pending(in);
-    ona__inspect_watches_expire(in, false);
-    if (!in->paused)
-        return false;
-    if (in->steps) {
-        in->steps--;
-        return false;
+    bool ran = ona__inspect_run_actions(in);
+    ona__inspect_watches_update(in, false);
+    if (in->paused && !in->steps) {
+        /* Paused: wait on the loop (an action queued, the watcher) up to 16 ms, so a paused game
+         * neither spins nor leaves an action waiting. */
+        if (in->idle_timer_ready)
+            uv_timer_start(&in->idle_timer, idle_wake, 16, 0);
+        uv_run(&rt->loop, UV_RUN_ONCE);
+        if (in->idle_timer_ready)
+            uv_timer_stop(&in->idle_timer);
+        ran = ona__inspect_run_actions(in) || ran;
     }
-    /* Paused: wait on the loop (the inspector's sockets, the watcher) up to 16 ms, so a paused
-     * game neither spins nor stops answering. */
-    if (in->idle_timer_ready)
-        uv_timer_start(&in->idle_timer, idle_wake, 16, 0);
-    uv_run(&rt->loop, UV_RUN_ONCE);
-    if (in->idle_timer_ready)
-        uv_timer_stop(&in->idle_timer);
-    ona__inspect_run_pending(in);
-    if (in->paused && in->steps) {
+    bool held = in->paused;
+    if (held && in->steps) {
         in->steps--;
-        return false;
+        held = false;
     }
-    return in->paused;
+    /* Held, what the actions changed shows in a new snapshot (paused, an eval's effect), made
+     * before their answers leave; else the frame's own snapshot shows it. */
+    if (held && ran)
+        publish(in);
+    ona__inspect_send_answers(in);
+    return held;
 }
 
 void ona__inspect_turns_done(ona_runtime *rt, uint64_t frame_start_ns, uint64_t turns_end_ns) {
@@ -270,7 +382,7 @@ void ona__inspect_frame_done(ona_runtime *rt, uint64_t frame_ns, uint64_t presen
     ona__inspect *in = rt->inspect;
     in->frame_ns = frame_ns;
     in->present_ns = present_ns;
-    ona__inspect_tick(in);
+    publish(in);
 }
 
 int ona_runtime_inspect_url(ona_runtime *rt, char *out, size_t size) {

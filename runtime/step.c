@@ -111,7 +111,14 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->turns_ns = 0;
     ona__core_boundary(core);
     ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
-    if (rt->inspect && ona__inspect_hold(rt)) { /* paused from the inspector: no frame */
+    if (rt->inspect && ona__inspect_hold(rt)) {
+        /* Paused from the inspector: no frame, but the window stays alive (polled, its close
+         * seen) and shows the last frame again. */
+        bool closed = false;
+        ona__overlay overlay = {ona__runtime_overlay_text, rt};
+        ona__video_hold_frame(&rt->services.video, &closed, &overlay);
+        if (closed)
+            ona_runtime_quit(rt);
         ona__signals_leave(rt);
         rt->services.in_call = false;
         return 0;

@@ -76,8 +76,7 @@ static void step_until_log(ona_runtime *rt, const char *text) {
 }
 
 /* The F3 overlay's text (runtime/stats.c). */
-size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text,
-                                 size_t size);
+size_t ona__runtime_overlay_text(void *user, double fps, uint32_t sprites, char *text, size_t size);
 
 /* --- Edit and continue ----------------------------------------------------------------------- */
 
@@ -198,17 +197,16 @@ static const char *RECEIVER_FIXED =
     "    for from, v in ona.messages() do ona.send(state.report, 'got', v) end\n"
     "  end,\n"
     "}\n";
-static const char *FLOOD =
-    "return {\n"
-    "  init = function(state, args) state.report = args.report end,\n"
-    "  process = function(state)\n"
-    "    if state.done then return end\n"
-    "    local to = ona.lookup('receiver')\n"
-    "    for i = 1, 40 do ona.send(to, i) end\n"
-    "    state.done = true\n"
-    "    ona.send(state.report, 'flood done')\n"
-    "  end,\n"
-    "}\n";
+static const char *FLOOD = "return {\n"
+                           "  init = function(state, args) state.report = args.report end,\n"
+                           "  process = function(state)\n"
+                           "    if state.done then return end\n"
+                           "    local to = ona.lookup('receiver')\n"
+                           "    for i = 1, 40 do ona.send(to, i) end\n"
+                           "    state.done = true\n"
+                           "    ona.send(state.report, 'flood done')\n"
+                           "  end,\n"
+                           "}\n";
 
 START_TEST(test_paused_system_keeps_its_mailbox_and_senders_go_on) {
     game_write("receiver.lua", RECEIVER_BROKEN);

@@ -33,7 +33,8 @@ END_TEST
 
 START_TEST(test_error_version_matches_header) {
     ck_assert_str_eq(ona_version(), ONA_VERSION_STRING);
-    ck_assert_int_eq(ONA_VERSION_NUMBER, (ONA_VERSION_MAJOR << 16) | (ONA_VERSION_MINOR << 8) | ONA_VERSION_PATCH);
+    ck_assert_int_eq(ONA_VERSION_NUMBER,
+                     (ONA_VERSION_MAJOR << 16) | (ONA_VERSION_MINOR << 8) | ONA_VERSION_PATCH);
     ck_assert_ptr_nonnull(ona_build_type());
     ck_assert_int_gt((int)strlen(ona_build_type()), 0);
 }

@@ -29,7 +29,9 @@ static void teardown(void) {
 
 static ona_runtime *make_runtime(bool watch, ona_video video, const char *shader_dir) {
     const char *roots[] = {game_dir(), NULL};
-    ona_runtime_desc desc = {.threads = 2, .script_roots = roots, .hot_reload = watch,
+    ona_runtime_desc desc = {.threads = 2,
+                             .script_roots = roots,
+                             .hot_reload = watch,
                              .video = video,
                              .window = {.width = 64, .height = 64, .shader_dir = shader_dir}};
     ona_runtime *rt;
@@ -105,7 +107,8 @@ START_TEST(test_hot_reload_broken_save_keeps_old_code_then_fix_reloads) {
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "counter.lua", "counter", report, "", 0, 0);
     step_until(rt, "v1");
-    game_write_in_place("counter.lua", "return {\n  process = function(state)\n    local = 1\n  end,\n}\n");
+    game_write_in_place("counter.lua",
+                        "return {\n  process = function(state)\n    local = 1\n  end,\n}\n");
     for (int i = 0; i < 200 && !captured_logs_contain("reload of"); i++) {
         ona_runtime_step(rt, 1.0 / 60);
         usleep(2000);
@@ -126,31 +129,28 @@ END_TEST
 
 /* A receiver that takes one message a turn and forwards it; its mailbox is kept full by a
  * sender. Reloading the receiver must not lose or reorder anything. */
-static const char *SLOW_V1 =
-    "return {\n"
-    "  init = function(state, args) state.report = args.report end,\n"
-    "  process = function(state)\n"
-    "    local from, v = ona.try_receive()\n"
-    "    if from then ona.send(state.report, 'v1', v) end\n"
-    "  end,\n"
-    "}\n";
-static const char *SLOW_V2 =
-    "return {\n"
-    "  init = function(state, args) state.report = args.report end,\n"
-    "  process = function(state)\n"
-    "    local from, v = ona.try_receive()\n"
-    "    if from then ona.send(state.report, 'v2', v) end\n"
-    "  end,\n"
-    "}\n";
-static const char *FLOOD =
-    "return {\n"
-    "  process = function(state)\n"
-    "    if state.done then return end\n"
-    "    local to = ona.lookup('slow')\n"
-    "    for i = 1, 40 do ona.send(to, i) end\n"
-    "    state.done = true\n"
-    "  end,\n"
-    "}\n";
+static const char *SLOW_V1 = "return {\n"
+                             "  init = function(state, args) state.report = args.report end,\n"
+                             "  process = function(state)\n"
+                             "    local from, v = ona.try_receive()\n"
+                             "    if from then ona.send(state.report, 'v1', v) end\n"
+                             "  end,\n"
+                             "}\n";
+static const char *SLOW_V2 = "return {\n"
+                             "  init = function(state, args) state.report = args.report end,\n"
+                             "  process = function(state)\n"
+                             "    local from, v = ona.try_receive()\n"
+                             "    if from then ona.send(state.report, 'v2', v) end\n"
+                             "  end,\n"
+                             "}\n";
+static const char *FLOOD = "return {\n"
+                           "  process = function(state)\n"
+                           "    if state.done then return end\n"
+                           "    local to = ona.lookup('slow')\n"
+                           "    for i = 1, 40 do ona.send(to, i) end\n"
+                           "    state.done = true\n"
+                           "  end,\n"
+                           "}\n";
 
 START_TEST(test_hot_reload_keeps_queued_messages_in_order) {
     game_write("slow.lua", SLOW_V1);
@@ -376,7 +376,6 @@ START_TEST(test_hot_reload_runtime_loop_runs_timers_once_a_frame) {
     }
 }
 END_TEST
-
 
 int main(void) {
     Suite *s = suite_create("hot_reload");

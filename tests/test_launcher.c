@@ -20,7 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 #define PINGPONG ONA_SOURCE_DIR "/samples/pingpong"
 #define INVADERS ONA_SOURCE_DIR "/samples/invaders"
 
@@ -644,7 +643,8 @@ START_TEST(test_launcher_replay_is_identical_and_names_a_divergence) {
         result_free(&r);
         char *replayed = slurp(again, &again_size);
         ck_assert_uint_eq(again_size, shot_size);
-        ck_assert_msg(memcmp(recorded, replayed, shot_size) == 0, "%d workers: not the same", workers);
+        ck_assert_msg(memcmp(recorded, replayed, shot_size) == 0, "%d workers: not the same",
+                      workers);
         free(replayed);
     }
     free(recorded);
@@ -710,9 +710,13 @@ END_TEST
 START_TEST(test_launcher_console_talks_to_a_running_game) {
     tmp_make();
     const char *game = make_game_dir("game");
-    write_file("game/main.lua", "ona.spawn('ticker.lua')\n");
+    write_file("game/main.lua", "ona.spawn('ticker.lua', nil, {name = 'ticker'})\n"
+                                "ona.spawn('pinger.lua', nil, {name = 'pinger'})\n");
     write_file("game/ticker.lua", "return { init = function(state) state.n = 0 end,\n"
-                                  "  process = function(state) state.n = state.n + 1 end }\n");
+                                  "  process = function(state) state.n = state.n + 1\n"
+                                  "    while ona.receive() do end end }\n");
+    write_file("game/pinger.lua", "return { process = function()\n"
+                                  "  ona.send(ona.lookup('ticker'), 'ping') end }\n");
     char err_path[128];
     snprintf(err_path, sizeof err_path, "%s/game-stderr", tmp);
     int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -720,9 +724,17 @@ START_TEST(test_launcher_console_talks_to_a_running_game) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
-    char *argv[] = {(char *)ONA_LAUNCHER_PATH, (char *)game, "--headless", "--no-audio",
-                    "--max-fps", "60", "--inspect", "127.0.0.1:0", "--inspect-token",
-                    "console-token", NULL};
+    char *argv[] = {(char *)ONA_LAUNCHER_PATH,
+                    (char *)game,
+                    "--headless",
+                    "--no-audio",
+                    "--max-fps",
+                    "60",
+                    "--inspect",
+                    "127.0.0.1:0",
+                    "--inspect-token",
+                    "console-token",
+                    NULL};
     char **env = child_environment();
     pid_t pid;
     ck_assert_int_eq(posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env), 0);
@@ -743,7 +755,7 @@ START_TEST(test_launcher_console_talks_to_a_running_game) {
     }
     ck_assert_msg(url[0], "the game printed no inspector address");
     write_file("commands", "systems\neval ticker state.n > 0\neval ticker error('oops')\n"
-                           "messages ticker\npause\nnonsense\nquit\n");
+                           "messages ticker\nmessages ticker\npause\nnonsense\nquit\n");
     char commands[128];
     snprintf(commands, sizeof commands, "%s/commands", tmp);
     result r = run_ona_input((const char *[]){"console", url, NULL}, commands);
@@ -759,6 +771,8 @@ START_TEST(test_launcher_console_talks_to_a_running_game) {
     ASSERT_HAS(r.out, "error: ");
     ASSERT_HAS(r.out, "oops");
     ASSERT_HAS(r.out, "(no message yet");
+    ASSERT_HAS(r.out, "from pinger ");
+    ASSERT_HAS(r.out, "  pinger sent ");
     ASSERT_HAS(r.out, "paused at frame ");
     ASSERT_HAS(r.out, "unknown command 'nonsense'");
     result_free(&r);

@@ -75,20 +75,19 @@ static void step_until_count(ona_runtime *rt, const char *tag, int n) {
 
 /* Monitors `watch` (a name, or a handle) and forwards every notice from ona.runtime to the
  * report: ("notice", what, handle, reason). */
-static const char *WATCHER =
-    "return {\n"
-    "  init = function(state, args)\n"
-    "    state.report = args.report\n"
-    "    ona.monitor(tonumber(args.watch) or ona.lookup(args.watch))\n"
-    "  end,\n"
-    "  process = function(state)\n"
-    "    for from, what, h, reason in ona.messages() do\n"
-    "      if from == ona.runtime then\n"
-    "        ona.send(state.report, 'notice', what, h, reason or '-')\n"
-    "      end\n"
-    "    end\n"
-    "  end,\n"
-    "}\n";
+static const char *WATCHER = "return {\n"
+                             "  init = function(state, args)\n"
+                             "    state.report = args.report\n"
+                             "    ona.monitor(tonumber(args.watch) or ona.lookup(args.watch))\n"
+                             "  end,\n"
+                             "  process = function(state)\n"
+                             "    for from, what, h, reason in ona.messages() do\n"
+                             "      if from == ona.runtime then\n"
+                             "        ona.send(state.report, 'notice', what, h, reason or '-')\n"
+                             "      end\n"
+                             "    end\n"
+                             "  end,\n"
+                             "}\n";
 
 /* The n-th notice is (what, subject, reason); reason NULL: "-". */
 static void assert_notice(int n, const char *what, ona_system subject, const char *reason) {
@@ -232,8 +231,11 @@ START_TEST(test_monitor_setup_sent_again_on_restarted) {
     ona_system report = spawn_collector(rt);
     ona_message args = make_args(report, "");
     const char *after[] = {"setup"};
-    ona_spawn_desc w = {.script = "worker.lua", .name = "worker", .args = &args,
-                        .after_names = after, .after_name_count = 1};
+    ona_spawn_desc w = {.script = "worker.lua",
+                        .name = "worker",
+                        .args = &args,
+                        .after_names = after,
+                        .after_name_count = 1};
     ona_system worker;
     ck_assert_int_eq(ona_runtime_spawn(rt, &w, &worker), 0);
     spawn_lua(rt, "setup.lua", "setup", report, "", 0, 0);
@@ -278,7 +280,8 @@ static int native_watch_process(ona_ctx *ctx, void *state, double dt) {
         ona_message_reader_begin(&r, m);
         ona_value v;
         ona_message_read(&r, &v);
-        snprintf(w->what, sizeof w->what, "%s", v.type == ONA_VALUE_STRING ? v.as.string.bytes : "");
+        snprintf(w->what, sizeof w->what, "%s",
+                 v.type == ONA_VALUE_STRING ? v.as.string.bytes : "");
         ona_message_read(&r, &v);
         w->handle = v.type == ONA_VALUE_NUMBER ? v.as.number : -1;
         ona_message_read(&r, &v);
@@ -405,8 +408,8 @@ START_TEST(test_monitor_paused_receiver_bounded_by_its_memory_cap) {
     ona_runtime *rt = make_runtime_with((ona_runtime_desc){.hot_reload = true});
     ona_system report = spawn_collector(rt);
     ona_message args = make_args(report, "");
-    ona_spawn_desc d = {.script = "receiver.lua", .name = "receiver", .args = &args,
-                        .memory_cap = (size_t)4 << 20};
+    ona_spawn_desc d = {
+        .script = "receiver.lua", .name = "receiver", .args = &args, .memory_cap = (size_t)4 << 20};
     ona_system receiver;
     ck_assert_int_eq(ona_runtime_spawn(rt, &d, &receiver), 0);
     spawn_lua(rt, "big.lua", "big", report, "", 0, 0);
@@ -431,23 +434,21 @@ END_TEST
 /* --- Why a full mailbox does not drain ------------------------------------------------------- */
 
 /* Sends three numbers a turn to `to`, waiting when its mailbox is full. */
-static const char *PUSHER =
-    "return {\n"
-    "  init = function(state, args) state.to = args.to end,\n"
-    "  process = function(state)\n"
-    "    local to = ona.lookup(state.to)\n"
-    "    for i = 1, 3 do ona.send(to, i) end\n"
-    "  end,\n"
-    "}\n";
+static const char *PUSHER = "return {\n"
+                            "  init = function(state, args) state.to = args.to end,\n"
+                            "  process = function(state)\n"
+                            "    local to = ona.lookup(state.to)\n"
+                            "    for i = 1, 3 do ona.send(to, i) end\n"
+                            "  end,\n"
+                            "}\n";
 static const char *DEAF = "return { process = function(state) end }\n";
 /* Receives in its first two turns, then never again. */
-static const char *QUITTER =
-    "return {\n"
-    "  process = function(state)\n"
-    "    state.t = (state.t or 0) + 1\n"
-    "    if state.t <= 2 then for _ in ona.messages() do end end\n"
-    "  end,\n"
-    "}\n";
+static const char *QUITTER = "return {\n"
+                             "  process = function(state)\n"
+                             "    state.t = (state.t or 0) + 1\n"
+                             "    if state.t <= 2 then for _ in ona.messages() do end end\n"
+                             "  end,\n"
+                             "}\n";
 
 static void warned_within_35_frames(ona_runtime *rt, const char *text) {
     step(rt, 35);
@@ -510,8 +511,8 @@ END_TEST
 START_TEST(test_monitor_full_mailbox_warning_says_restarting) {
     game_write("receiver.lua", RECEIVER_BROKEN);
     game_write("pusher.lua", PUSHER);
-    ona_runtime *rt = make_runtime_with((ona_runtime_desc){
-        .restart_backoff_frames = 100, .delivery = ONA_DELIVERY_IMMEDIATE});
+    ona_runtime *rt = make_runtime_with(
+        (ona_runtime_desc){.restart_backoff_frames = 100, .delivery = ONA_DELIVERY_IMMEDIATE});
     ona_system report = spawn_collector(rt);
     spawn_lua(rt, "receiver.lua", "receiver", report, "", 4, 0);
     spawn_lua(rt, "pusher.lua", "pusher", report, "to=receiver", 0, 0);

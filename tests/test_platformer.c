@@ -182,9 +182,9 @@ START_TEST(test_platformer_effects_land_in_the_frame_along_the_order) {
     ck_assert(reached > 0);
     int cam = find_report("camera", 3, 0);
     ck_assert(cam >= 0);
-    double follows = frame_at(cam, 3) - position_frame(coll->items[cam + 1].number,
-                                                       coll->items[cam + 2].number,
-                                                       frame_at(cam, 3));
+    double follows =
+        frame_at(cam, 3) -
+        position_frame(coll->items[cam + 1].number, coll->items[cam + 2].number, frame_at(cam, 3));
     double taken = frame_at(took, 3) - reached;
     int counted = find_report("coins", 2, 0);
     while (counted >= 0 && coll->items[counted + 1].number < 1)

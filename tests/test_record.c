@@ -281,10 +281,10 @@ START_TEST(test_record_a_divergence_after_a_runaway_interrupt_says_so) {
     /* spin runs away at its third turn, and again at its restart's third. A runaway turn steps
      * aside and goes on over several frames, so whether the recording's interrupt or this
      * replay's comes first depends on timing: either is named. */
-    ck_assert_msg(strstr(why, "a runaway interrupt ended a turn of 'spin' in frame ") != NULL &&
-                      (strstr(why, "of the recording") != NULL ||
-                       strstr(why, "of this replay") != NULL),
-                  "%s", why);
+    ck_assert_msg(
+        strstr(why, "a runaway interrupt ended a turn of 'spin' in frame ") != NULL &&
+            (strstr(why, "of the recording") != NULL || strstr(why, "of this replay") != NULL),
+        "%s", why);
     ona_runtime_destroy(rt);
 }
 END_TEST

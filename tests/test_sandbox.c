@@ -241,11 +241,12 @@ END_TEST
  * with the root applied once. */
 START_TEST(test_sandbox_require_under_a_relative_root) {
     game_write("relmod.lua", "return { v = 42 }\n");
-    game_write("reluser.lua", "local m = require('relmod')\n"
-                              "return {\n"
-                              "  init = function(state, args) state.report = args.report end,\n"
-                              "  process = function(state) ona.send(state.report, 'rel ' .. m.v) end,\n"
-                              "}\n");
+    game_write("reluser.lua",
+               "local m = require('relmod')\n"
+               "return {\n"
+               "  init = function(state, args) state.report = args.report end,\n"
+               "  process = function(state) ona.send(state.report, 'rel ' .. m.v) end,\n"
+               "}\n");
     char dir[700];
     snprintf(dir, sizeof dir, "%s", game_dir());
     char *slash = strrchr(dir, '/');

@@ -24,7 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #define GAMES ONA_SOURCE_DIR "/tests/games"
 
 typedef struct child {

@@ -144,4 +144,13 @@ void ona__recent_record(ona__recent *w, uint64_t frame, ona_message *m) {
     e->values = ona_message_count(m);
     ona__message_describe(m, e->text, sizeof e->text);
     w->total++;
+    for (uint32_t i = 0; i < w->sender_count; i++)
+        if (w->senders[i].sender == e->sender) {
+            w->senders[i].count++;
+            return;
+        }
+    if (w->sender_count < ONA__RECENT_SENDERS)
+        w->senders[w->sender_count++] = (ona__recent_sender){e->sender, 1};
+    else
+        w->others++;
 }

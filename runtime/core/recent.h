@@ -12,18 +12,29 @@
 
 #include "ona/message.h"
 
-enum { ONA__RECENT_ENTRIES = 32, ONA__RECENT_TEXT = 120 };
+enum { ONA__RECENT_ENTRIES = 32, ONA__RECENT_TEXT = 120, ONA__RECENT_SENDERS = 32 };
 
 typedef struct ona__recent_entry {
-    uint64_t frame;  /* the frame it was taken in */
-    uint64_t sender; /* the sender's handle, 0 from C */
-    uint32_t values; /* its top-level values */
+    uint64_t frame;              /* the frame it was taken in */
+    uint64_t sender;             /* the sender's handle, 0 from C */
+    uint32_t values;             /* its top-level values */
     char text[ONA__RECENT_TEXT]; /* the values, abbreviated (ona__message_describe) */
 } ona__recent_entry;
 
+/* How many messages one sender sent it since the watch began. */
+typedef struct ona__recent_sender {
+    uint64_t sender; /* the handle, 0 from C */
+    uint64_t count;
+} ona__recent_sender;
+
 typedef struct ona__recent {
     ona__recent_entry entries[ONA__RECENT_ENTRIES]; /* a ring: entry `total % ENTRIES` is next */
-    uint64_t total;                               /* messages recorded since the watch began */
+    uint64_t total;                                 /* messages recorded since the watch began */
+    /* Counts per sender, the first ONA__RECENT_SENDERS senders in order of their first message
+     * (an entry keeps its index); the messages of any later sender count in `others`. */
+    ona__recent_sender senders[ONA__RECENT_SENDERS];
+    uint32_t sender_count;
+    uint64_t others;
 } ona__recent;
 
 /* Records `m`, just taken in `frame`. The system's own turn. */

@@ -5,8 +5,8 @@
  * events an embedder pushed) and folds them into the input state; both stay read-only while
  * systems run, which is what lets every system on every thread read them without locks. After
  * the turns, main uploads the textures systems loaded during the frame (and glyph atlas pages
- * their prints wrote, text_glyphs.c) and builds their shaders, before present (ona__textures_upload and
- * ona__video_shaders_build, called as the asset registry's upload hooks); present merges the
+ * their prints wrote, text_glyphs.c) and builds their shaders, before present (ona__textures_upload
+ * and ona__video_shaders_build, called as the asset registry's upload hooks); present merges the
  * threads' render queues (render_queue.c), copies the
  * sorted sprites once into the renderer's mapped instance buffer, and draws one instanced draw per
  * run of sprites sharing a texture. The debug overlay (F3) is drawn last, in screen space, with the
@@ -238,6 +238,8 @@ void ona__video_request_window(ona__video *v, const ona_window_desc *desc) {
 
 void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
                             uint32_t replay_count) {
+    for (uint32_t i = 0; i < v->queue_count; i++)
+        ona__render_queue_clear(&v->queues[i]); /* the last frame's draws, kept for a held frame */
     uv_mutex_lock(&v->lock);
     bool configure = v->window_pending;
     ona_window_desc desc = v->pending_window;
@@ -257,8 +259,8 @@ void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
     v->event_count = 0;
     if (replay) {
         /* The devices' events are dropped (a closed window still ends the replay). */
-        uint32_t n = v->window ? ona__window_poll(v->window, &v->pads, v->events, ONA__MAX_EVENTS)
-                               : 0;
+        uint32_t n =
+            v->window ? ona__window_poll(v->window, &v->pads, v->events, ONA__MAX_EVENTS) : 0;
         for (uint32_t i = 0; i < n; i++)
             if (v->events[i].type == ONA_EVENT_QUIT)
                 *quit = true;
@@ -368,10 +370,9 @@ void ona__video_drop_draws(ona__video *v) {
         ona__render_queue_clear(queues[i]);
 }
 
-void ona__video_present(ona__video *v, const ona__overlay *overlay) {
-    v->draw_start_ns = ona__now_ns();
-    v->swap_start_ns = 0;
-    ona__gamepads_apply(&v->pads);
+/* Merges the threads' render queues, draws them (and the overlay), takes a screenshot asked for,
+ * swaps. The queues are kept until the next frame begins, so a held frame draws them again. */
+static void draw_queues(ona__video *v, const ona__overlay *overlay) {
     ona__render_queue *queues[256];
     uint32_t nq = ONA_MIN(v->queue_count, 256u);
     for (uint32_t i = 0; i < nq; i++)
@@ -383,45 +384,47 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
         v->list.setting_count = 0;
     }
     ona__video_apply_settings(v);
-
-    if (v->gfx) {
-        ona__gfx_set_time(v->gfx, (float)((double)(ona__now_ns() - v->start_ns) / 1e9));
-        ona_sprite overlay_sprites_buf[2048];
-        uint32_t overlay_count =
-            v->overlay && overlay ? overlay_sprites(v, overlay, overlay_sprites_buf, 2048) : 0;
-        uint32_t total = v->list.sprite_total + overlay_count;
-        ona__gfx_begin(v->gfx, v->width, v->height, v->clear, NULL);
-        ona__sprite *instances = ona__gfx_instances(v->gfx, total);
-        if (instances && grow_runs(v, v->list.count + 1) == 0) {
-            uint32_t written = 0;
-            uint32_t runs = ona__video_build_runs(v, queues, instances, &written);
-            if (overlay_count) {
-                memcpy(instances + written, overlay_sprites_buf,
-                       overlay_count * sizeof(ona_sprite));
-                ona__gfx_run *r = &v->runs[runs];
-                *r = (ona__gfx_run){0};
-                r->texture =
-                    ona__textures_gl(&v->textures, v->textures.font.id, &r->width, &r->height);
-                r->first = written;
-                r->count = overlay_count;
-                v->run_targets[runs++] = 0;
-            }
-            ona__video_draw_runs(v, runs);
+    if (!v->gfx)
+        return;
+    ona__gfx_set_time(v->gfx, (float)((double)(ona__now_ns() - v->start_ns) / 1e9));
+    ona_sprite overlay_sprites_buf[2048];
+    uint32_t overlay_count =
+        v->overlay && overlay ? overlay_sprites(v, overlay, overlay_sprites_buf, 2048) : 0;
+    uint32_t total = v->list.sprite_total + overlay_count;
+    ona__gfx_begin(v->gfx, v->width, v->height, v->clear, NULL);
+    ona__sprite *instances = ona__gfx_instances(v->gfx, total);
+    if (instances && grow_runs(v, v->list.count + 1) == 0) {
+        uint32_t written = 0;
+        uint32_t runs = ona__video_build_runs(v, queues, instances, &written);
+        if (overlay_count) {
+            memcpy(instances + written, overlay_sprites_buf, overlay_count * sizeof(ona_sprite));
+            ona__gfx_run *r = &v->runs[runs];
+            *r = (ona__gfx_run){0};
+            r->texture = ona__textures_gl(&v->textures, v->textures.font.id, &r->width, &r->height);
+            r->first = written;
+            r->count = overlay_count;
+            v->run_targets[runs++] = 0;
         }
-        ona__gfx_end(v->gfx);
-        uv_mutex_lock(&v->lock);
-        bool shoot = v->screenshot_requested;
-        char path[sizeof v->screenshot_path];
-        memcpy(path, v->screenshot_path, sizeof path);
-        v->screenshot_requested = false;
-        uv_mutex_unlock(&v->lock);
-        v->swap_start_ns = ona__now_ns();
-        if (shoot && ona__gfx_screenshot(v->gfx, v->width, v->height, path) == 0)
-            ona_log(ONA_LOG_INFO, "screenshot", "written to %s", path);
-        ona__window_swap(v->window);
+        ona__video_draw_runs(v, runs);
     }
-    for (uint32_t i = 0; i < nq; i++)
-        ona__render_queue_clear(queues[i]);
+    ona__gfx_end(v->gfx);
+    uv_mutex_lock(&v->lock);
+    bool shoot = v->screenshot_requested;
+    char path[sizeof v->screenshot_path];
+    memcpy(path, v->screenshot_path, sizeof path);
+    v->screenshot_requested = false;
+    uv_mutex_unlock(&v->lock);
+    v->swap_start_ns = ona__now_ns();
+    if (shoot && ona__gfx_screenshot(v->gfx, v->width, v->height, path) == 0)
+        ona_log(ONA_LOG_INFO, "screenshot", "written to %s", path);
+    ona__window_swap(v->window);
+}
+
+void ona__video_present(ona__video *v, const ona__overlay *overlay) {
+    v->draw_start_ns = ona__now_ns();
+    v->swap_start_ns = 0;
+    ona__gamepads_apply(&v->pads);
+    draw_queues(v, overlay);
     uint64_t now = ona__now_ns();
     v->present_end_ns = now;
     if (!v->swap_start_ns)
@@ -431,4 +434,22 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
         v->fps = v->fps > 0 ? v->fps * 0.9 + fps * 0.1 : fps;
     }
     v->last_present_ns = now;
+}
+
+void ona__video_hold_frame(ona__video *v, bool *quit, const ona__overlay *overlay) {
+    if (v->window) {
+        ona_event events[64];
+        uint32_t n;
+        do {
+            n = ona__window_poll(v->window, &v->pads, events, 64);
+            for (uint32_t i = 0; i < n; i++) {
+                if (events[i].type == ONA_EVENT_QUIT)
+                    *quit = true;
+                if (events[i].type == ONA_EVENT_KEY_DOWN && !events[i].as.key.repeat &&
+                    strcmp(events[i].as.key.name, "f3") == 0)
+                    v->overlay = !v->overlay;
+            }
+        } while (n == 64);
+    }
+    draw_queues(v, overlay);
 }

@@ -128,11 +128,12 @@ typedef struct ona__overlay {
 /* `threads`: how many threads draw (one render queue each). */
 int ona__video_init(ona__video *v, ona_video mode, const ona_window_desc *desc, uint32_t threads);
 void ona__video_free(ona__video *v);
-/* Main, before the turns: polls the window, takes injected events, updates input state (and the
- * gamepads' snapshot, appending their axis events). Sets *quit when the window was closed.
- * `replay` (a replayed frame's events, `replay_count` of them; non-NULL even when there are
- * none) takes the place of every device and of injected events: the window is still polled, to
- * keep it alive and to see it closed, but its events are dropped, and gamepads are not read. */
+/* Main, before the turns: clears the last frame's render queues, polls the window, takes injected
+ * events, updates input state (and the gamepads' snapshot, appending their axis events). Sets *quit
+ * when the window was closed. `replay` (a replayed frame's events, `replay_count` of them; non-NULL
+ * even when there are none) takes the place of every device and of injected events: the window is
+ * still polled, to keep it alive and to see it closed, but its events are dropped, and gamepads are
+ * not read. */
 void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
                             uint32_t replay_count);
 /* Main, before the turns of a step after a frame's first (fixed steps): the step's events are
@@ -147,8 +148,12 @@ void ona__video_drop_draws(ona__video *v);
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
 /* Main, after the turns and the uploads (ona__textures_upload, ona__video_shaders_build): applies
  * the gamepad commands systems queued, merges the queues, draws, the overlay (when on and `overlay`
- * is given), screenshots, swaps; then clears the queues. */
+ * is given), screenshots, swaps. The queues are cleared when the next frame begins. */
 void ona__video_present(ona__video *v, const ona__overlay *overlay);
+/* Main, in a step the runtime holds (paused from the inspector) in place of a frame: polls the
+ * window, so the system sees it responsive (its events are dropped: no frame takes them; a close
+ * sets *quit, F3 still toggles the overlay), and draws the last frame's queues again. */
+void ona__video_hold_frame(ona__video *v, bool *quit, const ona__overlay *overlay);
 /* Lays out `size` bytes of text with the debug font (8x8 glyphs times `scale`, '\n' starts a
  * line) as sprites of the font texture; returns how many (at most `max`). Any thread. */
 uint32_t ona__video_text(const char *text, size_t size, float x, float y, float scale,

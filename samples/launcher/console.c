@@ -203,6 +203,12 @@ static void print_messages(json_t *j) {
         const char *from = json_string_value(json_object_get(m, "sender_name"));
         printf("frame %-8.0f from %-16s %s\n", num(m, "frame"), from ? from : "?", str(m, "text"));
     }
+    /* Since the watch began, per sender (the rate over the last whole second). */
+    json_array_foreach(json_object_get(j, "senders"), i, m) {
+        const char *from = json_string_value(json_object_get(m, "sender_name"));
+        printf("  %s sent %.0f (%.1f a second)\n", from ? from : "?", num(m, "count"),
+               num(m, "rate"));
+    }
 }
 
 /* Percent-encodes a system's name for the query. */
