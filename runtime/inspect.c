@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <libwebsockets.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@ static void close_walk(uv_handle_t *h, void *arg) {
 /* The inspector's thread: makes the context on its own loop, serves until stop, destroys it. */
 static void serve(void *arg) {
     ona__inspect *in = arg;
+    pthread_setname_np(pthread_self(), "ona-inspector");
     /* Below the game's threads: when the cores are busy, the game's frame comes first. */
     if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10) != 0)
         ona_log(ONA_LOG_DEBUG, "inspector", "its thread keeps the game's priority");

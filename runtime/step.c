@@ -2,8 +2,9 @@
  * step.c: the frame (ona/runtime.h): ona_runtime_step, ona_runtime_run, quitting, and the
  * trace's begin and end.
  *
- * Design note. A frame is: the boundary (the core ends, restarts and merges systems; the loop's
- * file events and the inspector are served; reloads are applied), the window's events, the turns
+ * Design note. A frame is: the inspector's actions (a pause holds the step here, before the
+ * frame is planned), the boundary (the core ends, restarts and merges systems; the loop's file
+ * events are served; reloads are applied), the window's events, the turns
  * on every thread until quiescence, then the picture, the audio commands and the recording. Main
  * thread only, outside a step (ona__runtime_may_call); `in_call` is set for the step's length, so
  * a system's callback calling back into the runtime is refused.
@@ -74,6 +75,29 @@ static const ona__rec_frame *replay_frame(ona_runtime *rt, const ona_event **eve
     return f;
 }
 
+/* The inspector's actions, run before anything of the frame; true when it holds the game
+ * (paused): then no frame runs, but the window stays alive (polled, its close seen) and shows
+ * the last frame again. Held before the frame is planned, so a pause neither feeds the
+ * fixed-step accumulator nor takes a replay's next recorded frame. */
+static bool inspector_holds(ona_runtime *rt) {
+    if (!rt->inspect)
+        return false;
+    rt->services.in_call = true;
+    ona__signals_enter(rt);
+    ona__loop_poll(&rt->loop); /* the actions queued since the last frame */
+    bool held = ona__inspect_hold(rt);
+    if (held) {
+        bool closed = false;
+        ona__overlay overlay = {ona__runtime_overlay_text, rt};
+        ona__video_hold_frame(&rt->services.video, &closed, &overlay);
+        if (closed)
+            ona_runtime_quit(rt);
+    }
+    ona__signals_leave(rt);
+    rt->services.in_call = false;
+    return held;
+}
+
 int ona_runtime_step(ona_runtime *rt, double dt) {
     if (!rt || !(dt >= 0) || isinf(dt))
         return ONA_EINVAL;
@@ -81,6 +105,8 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     ona__services *svc = &rt->services;
     if (!ona__runtime_may_call(rt))
         return ONA_ETHREAD;
+    if (inspector_holds(rt))
+        return 0;
     /* How many steps this frame runs, and their alpha: one without a fixed step; the
      * accumulator's count with one; a replay's recorded ones (and their recorded dt and events
      * in place of the devices' and the caller's). */
@@ -111,18 +137,6 @@ int ona_runtime_step(ona_runtime *rt, double dt) {
     rt->turns_ns = 0;
     ona__core_boundary(core);
     ona__loop_poll(&rt->loop); /* file events, timers: their callbacks run here, on main */
-    if (rt->inspect && ona__inspect_hold(rt)) {
-        /* Paused from the inspector: no frame, but the window stays alive (polled, its close
-         * seen) and shows the last frame again. */
-        bool closed = false;
-        ona__overlay overlay = {ona__runtime_overlay_text, rt};
-        ona__video_hold_frame(&rt->services.video, &closed, &overlay);
-        if (closed)
-            ona_runtime_quit(rt);
-        ona__signals_leave(rt);
-        rt->services.in_call = false;
-        return 0;
-    }
     ona__runtime_apply_reloads(rt);
     ona__core_hosts_between_frames(core);
     bool closed = false;

@@ -401,6 +401,46 @@ START_TEST(test_inspect_pause_step_resume) {
 }
 END_TEST
 
+/* A pause holds the step before the frame is planned: a replay paused from the inspector takes
+ * no recorded frame while it is held, so it plays every frame and diverges nowhere. */
+START_TEST(test_inspect_pause_keeps_a_replays_frames) {
+    ona_runtime_destroy(rt);
+    char rec[600];
+    snprintf(rec, sizeof rec, "%s/paused.onarec", game_dir());
+    const char *roots[] = {game_dir(), NULL};
+    ona_runtime_desc d = {.threads = 1, .script_roots = roots, .record_path = rec};
+    ck_assert_msg(ona_runtime_create(&d, &rt) == 0, "%s", captured_logs_text());
+    spawn("counter.lua", "counter");
+    spawn("pinger.lua", "pinger");
+    for (int i = 0; i < 40; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ona_runtime_destroy(rt);
+    d = (ona_runtime_desc){.threads = 1,
+                           .script_roots = roots,
+                           .replay_path = rec,
+                           .inspect = "127.0.0.1:0",
+                           .inspect_token = TOKEN};
+    ck_assert_msg(ona_runtime_create(&d, &rt) == 0, "%s", captured_logs_text());
+    inspect_client_attach();
+    spawn("counter.lua", "counter");
+    spawn("pinger.lua", "pinger");
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert_int_eq(POST("/api/pause", "{}"), 200);
+    uint64_t at = frames();
+    ck_assert_uint_lt(at, 40);
+    for (int i = 0; i < 10; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert_uint_eq(frames(), at);
+    ck_assert_int_eq(POST("/api/resume", "{}"), 200);
+    for (int i = 0; i < 100 && !ona_runtime_quit_requested(rt); i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ck_assert(ona_runtime_quit_requested(rt));
+    ck_assert_uint_eq(frames(), 40);
+    ck_assert_msg(!captured_logs_contain("diverged"), "%s", captured_logs_text());
+}
+END_TEST
+
 /* --- Addresses ------------------------------------------------------------------------------- */
 
 static int create_with(const char *address, bool any, const char *token) {
@@ -474,6 +514,7 @@ int main(void) {
     tcase_add_test(api, test_inspect_eval_refuses_native_sandboxed_and_unknown_systems);
     tcase_add_test(api, test_inspect_eval_while_the_game_reloads);
     tcase_add_test(api, test_inspect_pause_step_resume);
+    tcase_add_test(api, test_inspect_pause_keeps_a_replays_frames);
     tcase_add_test(api, test_inspect_refuses_a_port_in_use);
     tcase_add_test(api, test_inspect_is_off_unless_asked);
     suite_add_tcase(s, api);
