@@ -246,9 +246,11 @@ static int open_script(lua_State *L) {
     if (lua->sandboxed)
         ona__lua_sandbox(L);
     ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
-    /* Both name the chunk "@path", so errors read path:line: message. */
-    if (lua->sandboxed ? ona__lua_load_source(L, lua->script_path, true)
-                       : luaL_loadfile(L, lua->script_path))
+    /* Both name the chunk "@path", so errors read path:line: message. A script inside a packed
+     * game's archive is read through the path table (paths.h), which stdio cannot open. */
+    if (lua->sandboxed || ona__paths_mounted(lua->script_path)
+            ? ona__lua_load_source(L, lua->script_path, lua->sandboxed)
+            : luaL_loadfile(L, lua->script_path))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)
@@ -260,8 +262,9 @@ static int open_script(lua_State *L) {
         lua_pop(L, 1);
         lua->sys->one_shot = true;
     } else {
-        return luaL_error(L, "%s: a system script must return a table of callbacks (init, "
-                             "process, exit, reload) or nothing, not a %s",
+        return luaL_error(L,
+                          "%s: a system script must return a table of callbacks (init, "
+                          "process, exit, reload) or nothing, not a %s",
                           lua->script_path, luaL_typename(L, -1));
     }
     return 0;
@@ -472,8 +475,8 @@ int ona__lua_prepare(ona__core *core, void **state) {
     if (!L)
         return 0;
     bytecode bc = {0};
-    int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
-                             "=prelude.lua");
+    int rc =
+        luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size, "=prelude.lua");
     if (rc == 0)
         rc = lua_dump(L, write_bytecode, &bc);
     if (rc || bc.failed) {
