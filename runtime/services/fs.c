@@ -229,8 +229,9 @@ int ona__fs_init(ona__services *s) {
     for (uint32_t i = 0; i < s->root_count && rc == 0; i++) {
         char real[PATH_MAX];
         struct stat st;
-        if (!realpath(s->roots[i], real) || stat(real, &st) != 0)
-            continue; /* a root not there (yet): its loads say so by name */
+        if (!realpath(s->roots[i], real) || stat(real, &st) != 0 ||
+            !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+            continue; /* a root not there (yet), or no folder: its loads say so by name */
         bool archive = S_ISREG(st.st_mode);
         const char *why = NULL;
         ona__fs_tree *t = &fs->roots[i];
