@@ -293,6 +293,20 @@ START_TEST(test_fs_packed_game_runs_from_its_archive) {
     /* The launcher runs it too (headless, a few frames). */
     snprintf(args, sizeof args, "'%s' --headless --no-audio --frames 3", archive);
     ck_assert_int_eq(launcher(args), 0);
+    /* Fused: the launcher with the zip appended is the game, run as a program. */
+    snprintf(path, sizeof path, "%s/game", game_dir());
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    game_write("game/main.lua", "print('fused game ran: ' .. ona.fs.read('level.txt'))\n");
+    game_write("game/level.txt", "from inside the program");
+    char fused[700], cmd[2048];
+    snprintf(fused, sizeof fused, "%s/elsewhere/mygame", game_dir());
+    snprintf(args, sizeof args, "pack '%s' -o '%s' --fused", path, fused);
+    ck_assert_int_eq(launcher(args), 0);
+    snprintf(cmd, sizeof cmd,
+             "rm -rf '%s' && cd / && '%s' --headless --no-audio --frames 2 2>&1 | "
+             "grep -q 'fused game ran: from inside the program'",
+             path, fused);
+    ck_assert_int_eq(system(cmd), 0);
     /* Not an archive: refused in words, never run. */
     snprintf(path, sizeof path, "%s/elsewhere/broken.ona", game_dir());
     FILE *f = fopen(path, "w");

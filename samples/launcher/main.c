@@ -70,14 +70,17 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
     return rc;
 }
 
-/* True when `path` is a zip (a game made by `ona pack`): its first bytes are a zip's. */
+/* True when `path` is a zip (a game made by `ona pack`): its first bytes are a zip's, or (a fused
+ * game, the launcher with a zip appended) its last 22 are a zip's end record. */
 static bool is_archive(const char *path) {
     FILE *f = fopen(path, "rb");
-    unsigned char magic[4] = {0};
+    unsigned char magic[4] = {0}, end[22] = {0};
     size_t n = f ? fread(magic, 1, sizeof magic, f) : 0;
+    bool tail = f && fseek(f, -(long)sizeof end, SEEK_END) == 0 &&
+                fread(end, 1, sizeof end, f) == sizeof end && memcmp(end, "PK\5\6", 4) == 0;
     if (f)
         fclose(f);
-    return n == 4 && memcmp(magic, "PK\3\4", 4) == 0;
+    return (n == 4 && memcmp(magic, "PK\3\4", 4) == 0) || tail;
 }
 
 /* --- main ------------------------------------------------------------------------------------ */
@@ -85,7 +88,17 @@ static bool is_archive(const char *path) {
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "console") == 0)
         return ona__launcher_console(argc - 2, argv + 2);
-    if (argc > 1 && strcmp(argv[1], "pack") == 0)
+    /* A fused game (`ona pack --fused`) is its own first operand: `./game --headless`. */
+    static char self[4096];
+    char *fused_argv[256];
+    if (argc < 255 && ona__launcher_fused(self, sizeof self)) {
+        fused_argv[0] = argv[0];
+        fused_argv[1] = self;
+        for (int i = 1; i < argc; i++)
+            fused_argv[i + 1] = argv[i];
+        fused_argv[++argc] = NULL;
+        argv = fused_argv;
+    } else if (argc > 1 && strcmp(argv[1], "pack") == 0)
         return ona__launcher_pack(argc - 2, argv + 2);
     ona__launcher_options o;
     int status = ona__launcher_parse_args(argc, argv, &o);

@@ -23,7 +23,7 @@ static void usage(FILE *to) {
     fprintf(to, "usage: ona <game-folder | game.ona | main.lua> [options] [key=value ...]\n"
                 "       ona --version\n"
                 "       ona console [IP:PORT | URL] [--token TOKEN]\n"
-                "       ona pack <game-folder> -o <game.ona>\n"
+                "       ona pack <game-folder> -o <game.ona> [--fused]\n"
                 "\n"
                 "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
                 "  <game.ona>         a game packed by `ona pack` (one zip; hot reload off)\n"

@@ -10,6 +10,11 @@
  * folder, and refused otherwise, as the runtime refuses it. Version-control folders (".git",
  * ".hg", ".svn") and the output file itself are left out. Nothing is written unless the whole
  * folder could be read: libzip writes a temporary file and renames it at zip_close.
+ *
+ * Fused (`--fused`): the output is this launcher's own executable with the zip appended, one
+ * program that runs the game (PhysicsFS, like LÖVE's fused games, mounts a zip with data before
+ * it). The launcher knows itself fused when its file ends with a zip's end record
+ * (ona__launcher_fused).
  */
 #include "launcher.h"
 
@@ -19,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zip.h>
 
 enum { MAX_ENTRIES = 65536 };
@@ -103,8 +109,65 @@ static int by_name(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The zip of `folder` into `out`. 0, or 1 (reported). */
-static int pack(const char *folder, const char *out) {
+/* Appends the file `from` to the open `to`; false on a failure (reported). */
+static bool append_file(FILE *to, const char *from) {
+    FILE *f = fopen(from, "rb");
+    if (!f) {
+        fprintf(stderr, "ona pack: cannot read '%s': %s\n", from, strerror(errno));
+        return false;
+    }
+    char buf[65536];
+    size_t n;
+    bool ok = true;
+    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        ok = fwrite(buf, 1, n, to) == n;
+    ok = ok && !ferror(f);
+    fclose(f);
+    return ok;
+}
+
+/* `out` = this executable + the zip at `zip` (removed), executable. 0, or -1 (reported). */
+static int fuse(const char *zip, const char *out) {
+    char self[PATH_MAX], tmp[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "ona pack: cannot find the launcher's own file: %s\n", strerror(errno));
+        return -1;
+    }
+    self[n] = '\0';
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *to = fopen(tmp, "wb");
+    bool ok = to && append_file(to, self) && append_file(to, zip);
+    if (to && fclose(to) != 0)
+        ok = false;
+    ok = ok && chmod(tmp, 0755) == 0 && rename(tmp, out) == 0;
+    if (!ok) {
+        fprintf(stderr, "ona pack: cannot write '%s': %s\n", out, strerror(errno));
+        unlink(tmp);
+    }
+    unlink(zip);
+    return ok ? 0 : -1;
+}
+
+bool ona__launcher_fused(char *path, size_t size) {
+    ssize_t n = readlink("/proc/self/exe", path, size - 1);
+    if (n <= 0)
+        return false;
+    path[n] = '\0';
+    FILE *f = fopen(path, "rb");
+    unsigned char end[22];
+    bool fused = f && fseek(f, -(long)sizeof end, SEEK_END) == 0 &&
+                 fread(end, 1, sizeof end, f) == sizeof end && memcmp(end, "PK\5\6", 4) == 0;
+    if (f)
+        fclose(f);
+    return fused;
+}
+
+/* The zip of `folder` into `out` (fused: appended to this executable). 0, or 1 (reported). */
+static int pack(const char *folder, const char *final_out, bool fused) {
+    char zip_out[PATH_MAX + 16];
+    snprintf(zip_out, sizeof zip_out, fused ? "%s.zip-tmp" : "%s", final_out);
+    const char *out = zip_out;
     char root[PATH_MAX];
     struct stat st;
     if (!realpath(folder, root) || stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -158,8 +221,11 @@ static int pack(const char *folder, const char *out) {
         rc = -1;
     } else if (z && rc != 0)
         zip_discard(z);
+    if (rc == 0 && fused)
+        rc = fuse(out, final_out);
     if (rc == 0)
-        printf("ona pack: %s: %zu files from %s\n", out, l.count, root);
+        printf("ona pack: %s: %zu files from %s%s\n", final_out, l.count, root,
+               fused ? " (fused with the launcher: run it as a program)" : "");
     for (size_t i = 0; i < l.count; i++)
         free(l.names[i]);
     free(l.names);
@@ -168,12 +234,17 @@ static int pack(const char *folder, const char *out) {
 
 int ona__launcher_pack(int argc, char **argv) {
     const char *folder = NULL, *out = NULL;
+    bool fused = false;
     for (int i = 0; i < argc; i++) {
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
             out = argv[++i];
+        else if (strcmp(argv[i], "--fused") == 0)
+            fused = true;
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            printf("usage: ona pack <game-folder> -o <game.ona>\n"
-                   "  packs the folder into one zip file; `ona game.ona` runs it\n");
+            printf("usage: ona pack <game-folder> -o <game.ona> [--fused]\n"
+                   "  packs the folder into one zip file; `ona game.ona` runs it\n"
+                   "  --fused: the output is a program (this launcher with the zip appended)\n"
+                   "           that runs the game: ./game [options]\n");
             return 0;
         } else if (!folder && argv[i][0] != '-')
             folder = argv[i];
@@ -189,5 +260,5 @@ int ona__launcher_pack(int argc, char **argv) {
         fprintf(stderr, "ona pack: usage: ona pack <game-folder> -o <game.ona>\n");
         return 2;
     }
-    return pack(folder, out);
+    return pack(folder, out, fused);
 }
