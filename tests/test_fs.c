@@ -394,6 +394,53 @@ START_TEST(test_fs_reads_are_recorded_game_files) {
 }
 END_TEST
 
+/* Sixteen systems on four threads read the same archive at once, through ona.fs and require:
+ * each gets the whole file (PhysicsFS reads run on any thread, each on its own handle). */
+START_TEST(test_fs_many_systems_read_an_archive_at_once) {
+    capture_logs_begin();
+    game_dir_begin("fs-many");
+    char src[700], archive[700], args[1600];
+    snprintf(src, sizeof src, "%s/game", game_dir());
+    ck_assert_int_eq(mkdir(src, 0755), 0);
+    game_write("game/main.lua", "for i = 1, 16 do ona.spawn('reader.lua', nil,"
+                                " {name = 'reader' .. i}) end\n");
+    game_write("game/reader.lua", "local big = require('big')\n"
+                                  "return { process = function(state)\n"
+                                  "  if state.done then return end\n"
+                                  "  state.done = true\n"
+                                  "  local text = ona.fs.read('data.txt')\n"
+                                  "  local n = 0\n"
+                                  "  for _ in ona.fs.lines('data.txt') do n = n + 1 end\n"
+                                  "  ona.send(ona.lookup('collector'), 'read ' .. #text .. ' ' .. n"
+                                  " .. ' ' .. #big)\n"
+                                  "end }\n");
+    char *data = malloc(200001);
+    for (int i = 0; i < 200000; i++)
+        data[i] = i % 50 == 49 ? '\n' : (char)('a' + i % 26);
+    data[200000] = '\0';
+    game_write("game/data.txt", data);
+    free(data);
+    game_write("game/big.lua", "return string.rep('x', 1000)\n");
+    snprintf(archive, sizeof archive, "%s/many.ona", game_dir());
+    snprintf(args, sizeof args, "pack '%s' -o '%s'", src, archive);
+    ck_assert_int_eq(launcher(args), 0);
+    const char *roots[] = {archive, NULL};
+    ona_runtime *rt = create_runtime(&(ona_runtime_desc){.threads = 4, .script_roots = roots});
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "main.lua", "main", report, "", 0, 0);
+    ck_assert_int_eq(ona_runtime_run(rt, 3, 0), 0);
+    int whole = 0;
+    for (int i = 0; i < coll->count; i++)
+        whole += strcmp(coll->items[i].text, "read 200000 4000 1000") == 0;
+    ck_assert_msg(whole == 16, "%d of 16 read the whole file:\n%s\nlog:\n%s", whole,
+                  collected_text(), captured_logs_text());
+    ona_runtime_destroy(rt);
+    collector_free();
+    capture_logs_end();
+    game_dir_end();
+}
+END_TEST
+
 static Suite *fs_suite(void) {
     Suite *s = suite_create("fs");
     TCase *tc = tcase_create("fs");
@@ -404,6 +451,7 @@ static Suite *fs_suite(void) {
     tcase_add_test(tc, test_fs_packed_game_runs_from_its_archive);
     tcase_add_test(tc, test_fs_two_runtimes_are_isolated);
     tcase_add_test(tc, test_fs_reads_are_recorded_game_files);
+    tcase_add_test(tc, test_fs_many_systems_read_an_archive_at_once);
     suite_add_tcase(s, tc);
     return s;
 }
