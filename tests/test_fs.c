@@ -3,7 +3,8 @@
  * and bad arguments; paths that leave the game raise at the author's line; ona.fs.write writes
  * atomically into the save folder, whose files read over the game's; a game packed by `ona
  * pack` runs from its archive alone (scripts, a module, a texture, sounds, music, a font and a
- * data file, with its source folder deleted); two runtimes in one process see only their own
+ * data file, with its source folder deleted), also fused into one program, and sixteen systems
+ * read one archive at once; two runtimes in one process see only their own
  * game; a file read through ona.fs is listed by a recording, so a replay names it when changed.
  */
 #include "test_support.h"
