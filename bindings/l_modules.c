@@ -12,8 +12,7 @@
  * its fields the table is the plain table it always was (the JIT sees no metamethod), a field
  * missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a raw look
  * (pairs, next, rawget) at a group nobody has touched yet sees it empty; its metatable is
- * protected (getmetatable returns false). The mechanism is lua_lazy.c's, shared with the lazy
- * standard libraries.
+ * protected (getmetatable returns false). The mechanism is lua_lazy.c's, shared with the lazy standard libraries.
  */
 #include "l_modules.h"
 
@@ -32,10 +31,18 @@ typedef struct module {
 
 /* In the order the fields go in: `ona`'s own, the groups' stubs, then time and saves. */
 static const module modules[] = {
-    {NULL, ona__lua_open_ona},      {"gfx", ona__lua_open_gfx},     {"gfx", ona__lua_open_draw},
-    {"gfx", ona__lua_open_text},    {"gfx", ona__lua_open_shapes},  {"gfx", ona__lua_open_sheet},
-    {"gfx", ona__lua_open_tilemap}, {"input", ona__lua_open_input}, {"audio", ona__lua_open_audio},
-    {"fs", ona__lua_open_fs},       {NULL, ona__lua_open_time},     {NULL, ona__lua_open_save},
+    {NULL, ona__lua_open_ona},
+    {"gfx", ona__lua_open_gfx},
+    {"gfx", ona__lua_open_draw},
+    {"gfx", ona__lua_open_text},
+    {"gfx", ona__lua_open_shapes},
+    {"gfx", ona__lua_open_sheet},
+    {"gfx", ona__lua_open_tilemap},
+    {"input", ona__lua_open_input},
+    {"audio", ona__lua_open_audio},
+    {"fs", ona__lua_open_fs},
+    {NULL, ona__lua_open_time},
+    {NULL, ona__lua_open_save},
 };
 
 static bool same_group(const module *m, const char *group) {

@@ -262,9 +262,8 @@ static int open_script(lua_State *L) {
         lua_pop(L, 1);
         lua->sys->one_shot = true;
     } else {
-        return luaL_error(L,
-                          "%s: a system script must return a table of callbacks (init, "
-                          "process, exit, reload) or nothing, not a %s",
+        return luaL_error(L, "%s: a system script must return a table of callbacks (init, "
+                             "process, exit, reload) or nothing, not a %s",
                           lua->script_path, luaL_typename(L, -1));
     }
     return 0;
@@ -475,8 +474,8 @@ int ona__lua_prepare(ona__core *core, void **state) {
     if (!L)
         return 0;
     bytecode bc = {0};
-    int rc =
-        luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size, "=prelude.lua");
+    int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
+                             "=prelude.lua");
     if (rc == 0)
         rc = lua_dump(L, write_bytecode, &bc);
     if (rc || bc.failed) {

@@ -30,8 +30,8 @@ typedef struct call {
     bool done, closed, body_sent;
 } call;
 
-static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
-                           size_t len) {
+static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user,
+                           void *in, size_t len) {
     call *c = user;
     switch (reason) {
     case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
@@ -260,8 +260,8 @@ static bool command(console *con, char *line) {
         char path[32];
         snprintf(path, sizeof path, "/api/%s", line);
         if ((j = request(con, "POST", path, "{}")) != NULL)
-            printf("%s at frame %.0f\n",
-                   json_is_true(json_object_get(j, "paused")) ? "paused" : "running",
+            printf("%s at frame %.0f\n", json_is_true(json_object_get(j, "paused")) ? "paused"
+                                                                                    : "running",
                    num(j, "frame"));
     } else if (strcmp(line, "messages") == 0 && *rest) {
         char name[200], path[256];
@@ -323,9 +323,8 @@ int ona__launcher_console(int argc, char **argv) {
         }
     }
     if (!parse_target(&con, target)) {
-        fprintf(stderr,
-                "ona console: '%s' is not an inspector's address (IP:PORT, or the URL "
-                "the game printed)\n",
+        fprintf(stderr, "ona console: '%s' is not an inspector's address (IP:PORT, or the URL "
+                        "the game printed)\n",
                 target);
         return 2;
     }
