@@ -8,11 +8,12 @@
  *     the sounds and the hand-off to the mixer under the device's lock.
  * Rows: Lua ona.audio.play with an options table and without, a native system's
  * ona_ctx_audio_play, and, as the peer, Lua ona.gfx.draw (the same queue-and-merge design for
- * sprites; no video, so nothing is drawn) and an idle system. Threads = 1 and 2. The device is
- * SDL's dummy driver (SDL_AUDIODRIVER=dummy unless set), which runs the real mixer thread in
- * real time; 256 voices at most play, so most of the plays are dropped by the mixer after
- * being merged and applied (what is measured is the systems' and main's work, not the mix).
- * Last, the mixer alone: one 1024-frame buffer with 256 voices playing.
+ * sprites; no video, so nothing is drawn) and an idle system. Threads = 1 and 2. Without a
+ * window the runtime mixes on game time on main (SDL_AUDIODRIVER=dummy unless set: no device),
+ * so the step also holds each frame's mix (800 frames of up to 256 voices). 256 voices at most
+ * play: once they are busy a play is refused at the call (nil, ONA_EBUSY) without being queued,
+ * so most of the 1,000 calls of a frame measure the refusal. Last, the mixer alone: one
+ * 1024-frame buffer with 256 voices playing.
  */
 #include "bench_support.h"
 #include "ona/ona.h"

@@ -366,6 +366,17 @@ int bench_load_start(void) {
     return pid < 0 ? -1 : (int)pid;
 }
 
+void bench_load_text(char *out, size_t size) {
+    snprintf(out, size, "unknown");
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return;
+    if (!fgets(out, (int)size, f))
+        snprintf(out, size, "unknown");
+    out[strcspn(out, "\n")] = '\0';
+    fclose(f);
+}
+
 void bench_load_stop(int pid) {
     if (pid <= 0)
         return;

@@ -58,6 +58,9 @@ int bench_run_capture(char *const argv[], char *out, size_t size, double timeout
  * its pid, or -1. */
 int bench_load_start(void);
 void bench_load_stop(int pid);
+/* /proc/loadavg's line ("1.05 0.90 0.80 2/120 4242", "unknown" where it cannot be read) into
+ * `out`: how busy the shared machine was, for the report. */
+void bench_load_text(char *out, size_t size);
 
 /* --- Runtimes ------------------------------------------------------------------------------ */
 

@@ -135,14 +135,8 @@ int main(void) {
         const char *name;
     } videos[] = {{ONA_VIDEO_NONE, "headless"}, {ONA_VIDEO_OFFSCREEN, "offscreen llvmpipe"}};
     /* The machine is shared: the load before the runs goes into the table. */
-    char load[64] = "unknown";
-    FILE *lf = fopen("/proc/loadavg", "r");
-    if (lf) {
-        if (!fgets(load, sizeof load, lf))
-            snprintf(load, sizeof load, "unknown");
-        load[strcspn(load, "\n")] = '\0';
-        fclose(lf);
-    }
+    char load[64];
+    bench_load_text(load, sizeof load);
     result results[3][2];
     for (int v = 0; v < 2; v++)
         for (int i = 0; i < 3; i++)

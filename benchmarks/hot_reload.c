@@ -617,11 +617,15 @@ int main(int argc, char **argv) {
     }
     char real[PATH_MAX];
     if (realpath(dir, real) && strlen(real) < sizeof dir)
-        snprintf(dir, sizeof dir, "%s", real);
+        memcpy(dir, real, strlen(real) + 1);
     copy_sample();
     save_probe(0);
-    char mover_path[600];
-    snprintf(mover_path, sizeof mover_path, "%s/mover.lua", dir);
+    char mover_path[PATH_MAX];
+    int len = snprintf(mover_path, sizeof mover_path, "%s/mover.lua", dir);
+    if (len < 0 || (size_t)len >= sizeof mover_path) {
+        fprintf(stderr, "hot_reload: %s: path too long\n", dir);
+        return 1;
+    }
     mover_text = read_text(mover_path);
     if (!mover_text)
         return 1;

@@ -3,10 +3,12 @@
  *
  *   ona.audio.sound(path) -> handle [, error]
  *   ona.audio.release(sound)
- *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice
+ *   ona.audio.play(sound [, {volume, pan, pitch, loop, group}]) -> voice | nil, message
+ *   ona.audio.set(voice, {volume, pan, pitch})
  *   ona.audio.stop(voice)
+ *   ona.audio.playing(voice) -> boolean
  *   ona.audio.volume(group, v)
- *   ona.audio.music(path [, {loop, fade, volume}]) / ona.audio.music(nil [, {fade}])
+ *   ona.audio.music(path [, {loop, fade, volume}]) -> voice / ona.audio.music(nil [, {fade}])
  *
  * Design note. Like drawing, playing never reaches the device: play, stop, volume and music
  * append a command to the audio queue of the thread running the turn (runtime/audio/audio.c),
@@ -14,7 +16,10 @@
  * Loading a sound decodes it on the calling thread, so `sound` works in the main chunk too.
  * Misuse (a wrong type, a value out of range, a stale sound) raises at the author's line under
  * the function's public name (ona__lua_raise, l_ona.h); a missing or broken file is not misuse:
- * `sound` returns the silent placeholder and the error, and the file is logged by name.
+ * `sound` returns the silent placeholder and the error, and the file is logged by name. Neither
+ * is a play past the voice limit: it returns nil and a message, and the system's first one is
+ * logged with the author's line. `playing` reads the runtime's clock of voices (ona/audio.h), so
+ * game code may branch on it and stay deterministic.
  */
 #include "l_modules.h"
 #include "lua_check.h"
@@ -31,15 +36,19 @@ static ona__services *services(lua_State *L) {
     return ona__lua_of(L)->svc;
 }
 
-static void push_cmd(lua_State *L, const char *fn, ona__audio_cmd *cmd, const char *path,
-                     uint64_t *voice) {
+/* Queues `cmd`; raises for a misuse. Returns 0 or ONA_EBUSY (a play past the voice limit). */
+static int push_cmd(lua_State *L, const char *fn, ona__audio_cmd *cmd, const char *path,
+                    uint64_t *voice) {
     int rc = ona__system_audio_push(ona__lua_of(L)->sys, cmd, path, voice);
+    if (rc == ONA_EBUSY)
+        return rc;
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only be called during a turn (init or process), not in the "
                        "main chunk");
     if (rc)
         ona__lua_raise(L, fn, "out of memory");
+    return 0;
 }
 
 /* A handle argument: a positive integer below 2^53. */
@@ -144,8 +153,77 @@ static int l_audio_play(lua_State *L) {
         ona__lua_argerror(L, id > UINT32_MAX || !strncmp(why, "not a", 5) ? 1 : 2, fn, why);
     }
     uint64_t voice = 0;
-    push_cmd(L, fn, &cmd, NULL, &voice);
+    if (push_cmd(L, fn, &cmd, NULL, &voice) == ONA_EBUSY) {
+        ona__system *sys = ona__lua_of(L)->sys;
+        char at[512];
+        ona__lua_author_line(L, 1, at, sizeof at);
+        if (ona__system_audio_warn_once(sys))
+            ona_log(ONA_LOG_WARN, "audio",
+                    "%s: %sall %d voices are busy: ona.audio.play returned nil (stop voices, or "
+                    "play fewer at once; said once per system)",
+                    sys->name, at, ONA_AUDIO_MAX_VOICES);
+        lua_pushnil(L);
+        lua_pushfstring(L, "all %d voices are busy", ONA_AUDIO_MAX_VOICES);
+        return 2;
+    }
     lua_pushnumber(L, (lua_Number)voice);
+    return 1;
+}
+
+/* ona.audio.set(voice, {volume, pan, pitch}): a finished or stale voice is ignored. */
+static int l_audio_set(lua_State *L) {
+    static const char fn[] = "ona.audio.set";
+    uint64_t voice = check_id(L, 1, fn, "voice");
+    if (!lua_istable(L, 2)) {
+        lua_pushfstring(L, "options table expected, got %s", luaL_typename(L, 2));
+        ona__lua_argerror(L, 2, fn, lua_tostring(L, -1));
+    }
+    static const char *const names[] = {"volume", "pan", "pitch"};
+    static const unsigned bits[] = {ONA__SET_VOLUME, ONA__SET_PAN, ONA__SET_PITCH};
+    /* A key of another call ({loop = true}, {vol = 1}) is a mistake to say, not to ignore. */
+    for (lua_pushnil(L); lua_next(L, 2); lua_pop(L, 1)) {
+        const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        bool known = false;
+        for (int i = 0; i < 3 && key; i++)
+            known |= strcmp(key, names[i]) == 0;
+        if (!known) {
+            lua_pushfstring(L, "opts.%s is not a field of it (volume, pan, pitch)",
+                            key ? key : luaL_typename(L, -2));
+            ona__lua_argerror(L, 2, fn, lua_tostring(L, -1));
+        }
+    }
+    double v[3] = {1, 0, 1};
+    unsigned set = 0;
+    for (int i = 0; i < 3; i++) {
+        lua_getfield(L, 2, names[i]);
+        bool given = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        if (given) {
+            v[i] = ona__lua_opt_field(L, 2, names[i], v[i], fn);
+            set |= bits[i];
+        }
+    }
+    ona__audio_cmd cmd;
+    const char *why = NULL;
+    if (ona__services_set_cmd(voice, set, v[0], v[1], v[2], &cmd, &why) != 0)
+        ona__lua_argerror(L, 2, fn, why);
+    if (set)
+        push_cmd(L, fn, &cmd, NULL, NULL);
+    return 0;
+}
+
+/* ona.audio.playing(voice) -> boolean: the clock of voices at the frame's start, with this
+ * system's own plays and stops of this frame. */
+static int l_audio_playing(lua_State *L) {
+    static const char fn[] = "ona.audio.playing";
+    uint64_t voice = check_id(L, 1, fn, "voice");
+    int rc = 0;
+    bool playing = ona__system_audio_playing(ona__lua_of(L)->sys, voice, &rc);
+    if (rc == ONA_ETHREAD)
+        ona__lua_raise(L, fn,
+                       "can only be called during a turn (init or process), not in the "
+                       "main chunk");
+    lua_pushboolean(L, playing);
     return 1;
 }
 
@@ -196,19 +274,19 @@ static int l_audio_music(lua_State *L) {
         snprintf(path, sizeof path, "%s", found);
         ona__services_music_load(svc, found, sys->name, sys->id, path, sizeof path);
     }
-    push_cmd(L, fn, &cmd, name ? path : NULL, NULL);
-    return 0;
+    uint64_t voice = 0;
+    push_cmd(L, fn, &cmd, name ? path : NULL, &voice);
+    if (!name)
+        return 0;
+    lua_pushnumber(L, (lua_Number)voice);
+    return 1;
 }
 
 void ona__lua_open_audio(lua_State *L) {
     static const luaL_Reg functions[] = {
-        {"sound", l_audio_sound},
-        {"play", l_audio_play},
-        {"stop", l_audio_stop},
-        {"volume", l_audio_volume},
-        {"music", l_audio_music},
-        {"release", l_audio_release},
-        {NULL, NULL},
+        {"sound", l_audio_sound}, {"play", l_audio_play},       {"stop", l_audio_stop},
+        {"set", l_audio_set},     {"playing", l_audio_playing}, {"volume", l_audio_volume},
+        {"music", l_audio_music}, {"release", l_audio_release}, {NULL, NULL},
     };
     luaL_register(L, NULL, functions);
 }

@@ -307,8 +307,9 @@ static int l_gfx_camera(lua_State *L) {
 }
 
 /* ona.gfx.clear(r, g, b [, a] [, {target = canvas}]) with 0..1 components: the screen's clear
- * colour from this frame on, or, with a target, clears that canvas before this frame draws into
- * it (like ona.gfx.canvas_clear). */
+ * colour from this frame on, or, with a target (opts.target, else the one ona.gfx.set_target
+ * set, as love.graphics.clear clears the active canvas), clears that canvas before this frame
+ * draws into it (like ona.gfx.canvas_clear). */
 static int l_gfx_clear(lua_State *L) {
     static const char fn[] = "ona.gfx.clear";
     ona__system *sys = self(L);
@@ -324,6 +325,8 @@ static int l_gfx_clear(lua_State *L) {
         ona__lua_draw_state(L, opts, fn, &key.blend, &key.shader, &key.target);
         set.target = key.target;
     }
+    if (!set.target)
+        set.target = sys->draw.target;
     queue_for_draw(L, sys, fn);
     if (ona__system_set(sys, &set))
         ona__lua_raise(L, fn, "out of memory");

@@ -21,20 +21,35 @@
 #include <lauxlib.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static ona__video *video(lua_State *L) {
     return &ona__lua_of(L)->svc->video;
 }
 
-/* ona.input.key_down(name) -> boolean ("a", "space", "left", "escape", ...) */
+/* ona.input.key_down(name) -> boolean: SDL's name ("a", "space", "left shift") or LÖVE's
+ * ("lshift", "kpenter"); the README's "Key names" table lists both. */
 static int l_input_key_down(lua_State *L) {
     ona_event e = {.type = ONA_EVENT_KEY_DOWN};
     static const char fn[] = "ona.input.key_down";
-    snprintf(e.as.key.name, sizeof e.as.key.name, "%s", ona__lua_checkstring(L, 1, fn, NULL));
+    size_t len;
+    const char *name = ona__lua_checkstring(L, 1, fn, &len);
+    if (len < sizeof e.as.key.name)
+        memcpy(e.as.key.name, name, len + 1);
     ona__services_normalise_key(&e);
-    if (e.as.key.scancode <= 0)
-        return ona__lua_argerror(L, 1, fn,
-                                 "unknown key name (SDL key names: \"a\", \"space\", \"left\")");
+    if (e.as.key.scancode <= 0 || len >= sizeof e.as.key.name || strlen(name) != len) {
+        if (ona__services_key_is_character(name))
+            lua_pushfstring(L,
+                            "\"%s\" is a character typed with shift, not a key of its own: ask "
+                            "for the key it is on (see \"Key names\" in the README)",
+                            name);
+        else
+            lua_pushfstring(L,
+                            "unknown key name \"%s\" (SDL's or LÖVE's names: see \"Key names\" "
+                            "in the README)",
+                            name);
+        return ona__lua_argerror(L, 1, fn, lua_tostring(L, -1));
+    }
     lua_pushboolean(L, e.as.key.scancode < ONA__MAX_SCANCODES && video(L)->keys[e.as.key.scancode]);
     return 1;
 }
@@ -213,6 +228,11 @@ void ona__lua_push_events(lua_State *L, const ona__video *v) {
         case ONA_EVENT_KEY_UP:
             lua_pushlstring(L, e->as.key.name, strnlen(e->as.key.name, sizeof e->as.key.name));
             lua_setfield(L, -2, "key");
+            if (strnlen(e->as.key.name, sizeof e->as.key.name) < sizeof e->as.key.name)
+                lua_pushstring(L, ona__services_love_key(e->as.key.name));
+            else
+                lua_pushlstring(L, e->as.key.name, sizeof e->as.key.name);
+            lua_setfield(L, -2, "love_key");
             lua_pushnumber(L, e->as.key.scancode);
             lua_setfield(L, -2, "scancode");
             lua_pushboolean(L, e->as.key.repeat);

@@ -38,6 +38,7 @@ static const module modules[] = {
     {"gfx", ona__lua_open_shapes},
     {"gfx", ona__lua_open_sheet},
     {"gfx", ona__lua_open_tilemap},
+    {"gfx", ona__lua_open_transform},
     {"input", ona__lua_open_input},
     {"audio", ona__lua_open_audio},
     {"fs", ona__lua_open_fs},

@@ -28,6 +28,7 @@ void ona__lua_open_text(lua_State *L);
 void ona__lua_open_shapes(lua_State *L);
 void ona__lua_open_sheet(lua_State *L);
 void ona__lua_open_tilemap(lua_State *L);
+void ona__lua_open_transform(lua_State *L);
 
 /* Into `ona.input` (l_input.c) and `ona.audio` (l_audio.c). */
 void ona__lua_open_input(lua_State *L);

@@ -8,13 +8,15 @@
  * (format, atomic replace, checks) is runtime/save.c's, with no Lua. Misuse (a bad name, a
  * value that cannot be saved) raises at the author's line; what the disk says (no such save,
  * corrupt, no space) returns nil and a message naming the file, and is logged unless it is a
- * missing save. Loading decodes under lua_cpcall so that a memory error cannot leak the bytes
- * read.
+ * missing save. A recorded session keeps what each load returned and a replay answers from it,
+ * writing nothing (runtime/services/record_saves.c). Loading decodes under lua_cpcall so that a
+ * memory error cannot leak the bytes read.
  */
 #include "l_message.h"
 #include "l_modules.h"
 #include "lua_check.h"
 #include "lua_host.h"
+#include "record.h"
 #include "save.h"
 
 #include <lauxlib.h>
@@ -57,7 +59,7 @@ static int l_save_save(lua_State *L) {
         return ona__lua_raise(L, fn, "cannot save '%s': %s", name, why);
     }
     char err[600];
-    rc = ona__save_write_message(lua->svc->save_dir, name, &m, err, sizeof err);
+    rc = ona__record_save(lua->svc->record, lua->svc->save_dir, name, &m, err, sizeof err);
     /* The encode lent the value's buffers, never moved them: releasing leaves them alone. */
     ona_message_release(&m);
     if (rc == ONA_EENCODE)
@@ -99,7 +101,8 @@ static int l_save_load(lua_State *L) {
     uint8_t *bytes;
     size_t size;
     char err[600];
-    int rc = ona__save_read(lua->svc->save_dir, name, &bytes, &size, err, sizeof err);
+    int rc = ona__record_load(lua->svc->record, lua->svc->core, lua->svc->save_dir, name, &bytes,
+                              &size, err, sizeof err);
     if (rc) {
         if (rc != ONA_ENOENT)
             ona_log(ONA_LOG_ERROR, lua->sys->name, "%s", err);

@@ -17,6 +17,7 @@
 #include "lua_check.h"
 #include "l_types.h"
 
+#include "draw_transform.h"
 #include "lua_host.h"
 #include "services.h"
 
@@ -156,7 +157,8 @@ static void pad_view(float view[4], int tile_w, int tile_h) {
 }
 
 /* map:draw(x, y [, opts]) -> how many tiles were drawn; opts: layer (+ shared), tint, view =
- * {x, y, w, h} (the world rectangle to fill; default: the layer's view plus a tile). */
+ * {x, y, w, h} (the rectangle to fill, in the units the map is drawn in, before the draw
+ * transform; default: the layer's view, brought back through the transform, plus a tile). */
 static int l_map_draw(lua_State *L) {
     static const char fn[] = "map:draw";
     tilemap *m = check_map(L, fn);
@@ -198,10 +200,12 @@ static int l_map_draw(lua_State *L) {
             }
             visible = view[2] > 0 && view[3] > 0;
         } else {
+            ona__system_view_to_local(ona__lua_of(L)->sys, view);
             pad_view(view, m->tile_w, m->tile_h);
         }
         lua_pop(L, 1);
     } else {
+        ona__system_view_to_local(ona__lua_of(L)->sys, view);
         pad_view(view, m->tile_w, m->tile_h);
     }
     if (visible) {

@@ -1,11 +1,13 @@
 /*
- * l_time.c: game time and seeded random numbers for Lua systems: ona.time(), ona.dt() and
- * ona.random([seed]).
+ * l_time.c: game time and seeded random numbers for Lua systems: ona.time(), ona.time.alpha(),
+ * ona.dt() and ona.random([seed]).
  *
  * Design note. ona.time() is the runtime's game clock (runtime/services/time.c: the sum of the
  * frames' dt, exact under a fixed step), written by main before a frame's turns and only read
  * during them, so every system sees the same value in a frame on any thread. ona.dt() is the
- * frame's dt, the same number process(state, events, dt) gets. A generator is a full userdata
+ * frame's dt, the same number process(state, events, dt) gets. ona.time.alpha() is the frame's
+ * leftover fraction of a fixed step (set by main with the clock); ona.time is a callable table so
+ * that both read naturally. A generator is a full userdata
  * ("ona.Random") holding an ona_random (xoshiro256**, services/time.c) that belongs to the state
  * that made it: nothing is shared, so no lock, and a sequence depends only on its seed. The default
  * seed comes from the system's name, its spawn order and how many default seeds this state took
@@ -26,6 +28,18 @@
 static int l_time_time(lua_State *L) {
     lua_pushnumber(L, ona__services_time(ona__lua_of(L)->svc));
     return 1;
+}
+
+/* ona.time.alpha() -> under fixed steps, the frame's leftover fraction of a step, in [0, 1):
+ * draw at previous + (current - previous) * alpha. 0 without fixed steps. */
+static int l_time_alpha(lua_State *L) {
+    lua_pushnumber(L, ona__lua_of(L)->svc->alpha);
+    return 1;
+}
+
+/* ona.time's __call: ona.time() as before (the table comes first, ignored). */
+static int l_time_call(lua_State *L) {
+    return l_time_time(L);
 }
 
 /* ona.dt() -> this frame's dt in seconds (what process gets). */
@@ -172,7 +186,16 @@ static int l_time_random_first(lua_State *L) {
 }
 
 void ona__lua_open_time(lua_State *L) {
-    lua_pushcfunction(L, l_time_time);
+    /* ona.time is a table to call (ona.time()) that also holds ona.time.alpha. */
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, l_time_alpha);
+    lua_setfield(L, -2, "alpha");
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, l_time_call);
+    lua_setfield(L, -2, "__call");
+    lua_pushliteral(L, "ona.time");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
     lua_setfield(L, -2, "time");
     lua_pushcfunction(L, l_time_dt);
     lua_setfield(L, -2, "dt");

@@ -22,6 +22,9 @@ void ona__lua_draw(lua_State *L, const char *fn, const ona__draw_key *key,
     if (rc == ONA_ETHREAD)
         ona__lua_raise(L, fn,
                        "can only draw during a turn (init or process), not in the main chunk");
+    if (rc == ONA_EINVAL)
+        ona__lua_raise(
+            L, fn, "a canvas cannot be drawn into itself (it is the target: ona.gfx.set_target)");
     if (rc)
         ona__lua_raise(L, fn, "out of memory");
 }

@@ -38,8 +38,10 @@ typedef struct ona__lua {
      * cap cannot make the runtime's own Lua API calls fail unprotected. */
     bool cap_lifted;
     bool mem_exceeded;
-    bool closing;   /* lua_close is running (its finalizers' errors are swallowed) */
-    bool sandboxed; /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
+    bool closing;     /* lua_close is running (its finalizers' errors are swallowed) */
+    bool sandboxed;   /* ona_spawn_desc.sandbox (lua_sandbox.c), for its life and its restarts */
+    bool ffi_watched; /* recording: require("ffi") warns (lua_record.c), so ffi stays out of
+                       * package.loaded until then */
     /* This run's slice hook leaves nested coroutines alone: one could not pass its suspension
      * up (lua_watchdog.c). */
     bool slice_nested_off;
@@ -136,7 +138,9 @@ void ona__lua_free(ona__lua *lua);
 int ona__lua_push_args(ona__lua *lua, lua_State *L);
 /* lua_record.c: while `core` records, os.time, os.clock, os.date, os.getenv, io.open, io.read,
  * io.lines and io.popen in `L` warn once each (file:line) that a replay will not see their
- * answer. At state creation, before the script runs. */
+ * answer, and so does loading the ffi library (once); while it replays, a state that is not
+ * sandboxed gets the runtime's file reader as loadfile. At state creation, before the script
+ * runs. */
 void ona__lua_record_warnings(lua_State *L, const ona__core *core);
 /* The host's reload. Main, between frames: re-runs the system's code if `path` is its script or
  * a module it required. 1 reloaded, 0 not its file, -1 failed (logged; the old code keeps

@@ -12,6 +12,9 @@
  */
 #include "lua_watchdog.h"
 
+#include "lua_sandbox.h"
+#include "paths.h"
+
 #include <ctype.h>
 #include <lauxlib.h>
 #include <stdio.h>
@@ -75,22 +78,28 @@ int ona__lua_check(const char *path, char *err, size_t errsize) {
     size_t n = strlen(path);
     if (n < 4 || strcmp(path + n - 4, ".lua") != 0)
         return 0;
-    FILE *f = fopen(path, "rb");
-    bool blank = true;
-    for (int c; f && blank && (c = fgetc(f)) != EOF;)
-        blank = isspace(c) != 0;
-    if (f)
-        fclose(f);
+    /* Read as every loader reads (a replay's recorded content stands in for the disk's). */
+    uint8_t *data = NULL;
+    size_t size = 0;
+    int read = ona__read_file(path, ONA__LUA_SOURCE_MAX_BYTES, &data, &size);
+    bool blank = true; /* a file that cannot be read is taken as one being written */
+    for (size_t i = 0; read == 0 && blank && i < size; i++)
+        blank = isspace(data[i]) != 0;
     if (blank) {
+        ona__free(data);
         snprintf(err, errsize, "%s is empty", path);
         return ONA_EBUSY;
     }
     lua_State *L = luaL_newstate();
     if (!L) {
+        ona__free(data);
         snprintf(err, errsize, "%s: out of memory to compile it", path);
         return ONA_ENOMEM;
     }
-    int rc = luaL_loadfile(L, path);
+    char chunkname[4100];
+    snprintf(chunkname, sizeof chunkname, "@%s", path);
+    int rc = luaL_loadbuffer(L, (const char *)data, size, chunkname);
+    ona__free(data);
     if (rc)
         snprintf(err, errsize, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : path);
     lua_close(L);

@@ -59,7 +59,7 @@ void ona__lua_push_ffi(lua_State *L) {
         lua_pushliteral(L, LUA_FFILIBNAME);
         lua_call(L, 1, 1);
     }
-    if (ona__lua_of(L)->sandboxed) {
+    if (ona__lua_of(L)->sandboxed || ona__lua_of(L)->ffi_watched) {
         lua_pushnil(L);
         lua_setfield(L, -3, LUA_FFILIBNAME);
     }

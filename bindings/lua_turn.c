@@ -32,11 +32,11 @@
 #include <lauxlib.h>
 #include <stdio.h>
 
-/* Fails the turn with `what` (logged); says so when the core will pause the system for it. */
+/* Fails the turn with `what` (logged); says so when the core will pause the system for it
+ * (with the error, after the frame's turns, unless it was logged at once). */
 static void fail_turn(ona__system *sys, const char *what) {
-    ona__actor_fail(sys, what);
-    if (!ona__core_pauses(sys->core, sys))
-        return;
+    if (ona__actor_fail(sys, what) || !ona__core_pauses(sys->core, sys))
+        return; /* a deferred error's pause is announced with it */
     size_t first = strcspn(what, "\n");
     ona_log(ONA_LOG_WARN, "hot reload", "%s paused: %.*s; save a fix to resume", sys->name,
             (int)first, what);

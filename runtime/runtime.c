@@ -47,7 +47,9 @@ static bool valid_desc(const ona_runtime_desc *d) {
            /* Steady time and saves. */
            (d->fixed_dt == 0 || d->fixed_dt == ONA_DT_MEASURED ||
             (d->fixed_dt > 0 && d->fixed_dt <= 1)) &&
-           d->max_fps <= 10000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
+           d->max_fps <= 10000 &&
+           (d->fixed_step == 0 || (d->fixed_step > 0 && d->fixed_step <= 1)) &&
+           d->max_steps <= 1000 && (!d->game_id || ona__save_valid_id(d->game_id)) &&
            !(d->record_path && d->replay_path) && d->seed < (1ull << 53);
 }
 
@@ -97,7 +99,8 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         ona_log(ONA_LOG_ERROR, "runtime",
                 "ona_runtime_create: a desc field is out of range (threads <= %d, max_systems <= "
                 "%d, mailbox_capacity <= %u, policy, video, vsync and window size valid, fixed_dt "
-                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, game_id [A-Za-z0-9_.-]{1,64}, "
+                "0, ONA_DT_MEASURED or in (0, 1], max_fps <= 10000, fixed_step 0 or in (0, 1], "
+                "max_steps <= 1000, game_id [A-Za-z0-9_.-]{1,64}, "
                 "seed < 2^53, not both record_path and replay_path)",
                 ONA_MAX_THREADS, ONA_MAX_SYSTEMS, ONA_MAX_MAILBOX_CAPACITY);
         return ONA_EINVAL;
@@ -134,12 +137,17 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
     svc->core = &rt->core;
     svc->runtime = rt;
     svc->hot = &rt->hot;
+    svc->record = &rt->record;
     svc->memory_cap = desc.memory_cap;
     svc->turn_budget_ms = desc.turn_budget_ms;
     svc->sandbox = desc.sandbox;
     svc->fixed_dt = desc.fixed_dt;
     svc->max_fps = desc.max_fps;
     svc->fixed_step_default = desc.fixed_step_default;
+    svc->fixed_step = desc.fixed_step;
+    svc->max_steps = desc.max_steps ? desc.max_steps : 5;
+    svc->clock_ns = desc.clock_ns;
+    svc->clock_user = desc.clock_user;
     svc->seed = desc.seed;
     /* First: every thread started below inherits main's mask with the signals blocked. */
     int rc = desc.handle_signals ? ona__signals_claim(rt) : 0;
@@ -221,7 +229,9 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
             ona__fonts_set_atlas_memory(rt->services.video.fonts, desc.atlas_memory);
     }
     if (rc == 0) {
-        rc = ona__audio_init(&rt->services.audio, desc.no_audio, desc.threads, desc.max_systems);
+        rc = ona__audio_init(&rt->services.audio, desc.no_audio,
+                             rt->services.video.mode != ONA_VIDEO_WINDOW, desc.threads,
+                             desc.max_systems);
         rt->services.audio_ready = rc == 0;
     }
     if (rc == 0) {

@@ -47,6 +47,10 @@ struct ona_runtime {
     uv_loop_t loop;
     ona__hot_reload hot;                                  /* services.hot points here */
     uint64_t last_frame_ns, max_frame_ns, total_frame_ns; /* main */
+    /* Main: the last frame's steps (fixed_step), its turns' time, and the main thread's draw
+     * (merge, GL calls) and swap of its picture; totals over the run. */
+    uint32_t last_steps;
+    uint64_t turns_ns, draw_ns, swap_ns, total_draw_ns, total_swap_ns, pictures;
     ona__signals signals;
     ona__record record; /* the session being recorded or replayed (record.c); main */
     struct ona__inspect *inspect; /* the inspector (inspect.h), NULL when off; main */

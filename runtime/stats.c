@@ -19,6 +19,12 @@ static void runtime_stats(ona_runtime *rt, ona_runtime_stats *out) {
     out->max_frame_ns = rt->max_frame_ns;
     out->total_frame_ns = rt->total_frame_ns;
     out->threads = rt->core.thread_count;
+    out->pictures = rt->pictures;
+    out->last_draw_ns = rt->draw_ns;
+    out->last_present_ns = rt->swap_ns;
+    out->total_draw_ns = rt->total_draw_ns;
+    out->total_present_ns = rt->total_swap_ns;
+    out->last_steps = rt->last_steps;
     for (uint32_t i = 0; i < rt->core.system_count; i++) {
         ona__system *sys = rt->core.systems[i];
         if (sys->status != ONA_SYSTEM_STOPPED)

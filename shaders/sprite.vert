@@ -4,6 +4,9 @@
 // An instance whose src.w is exactly -65536 (ONA_SPRITE_QUAD, ona/gfx.h) is a "free quad": its
 // four strip corners are given in world space, in position, origin, scale and (rotation, src.x),
 // and it is coloured by the one texel at (src.y, src.h) (shapes, runtime/gfx/shapes.c).
+// One whose src.w is exactly -131072 (ONA_SPRITE_AFFINE) is a textured parallelogram: texel
+// (u, v) of the source rect (rotation, src.x, src.y, src.w) lands at position + u * origin +
+// v * scale (a sprite a draw transform skews, runtime/services/draw_transform.c).
 
 layout(location = 0) in vec2 a_corner;   // unit quad corner, (0,0) top-left .. (1,1)
 layout(location = 1) in vec2 a_position; // world position of the origin point
@@ -27,6 +30,16 @@ void main() {
         vec2 p = i == 0 ? a_position : (i == 1 ? a_origin : (i == 2 ? a_scale : vec2(a_rotation, a_src.x)));
         gl_Position = vec4(p * u_view.xy + u_view.zw, 0.0, 1.0);
         v_uv = a_src.yw / u_texture_size;
+        v_tint = a_tint;
+        return;
+    }
+    if (a_src.z == -131072.0) {
+        vec4 rect = vec4(a_rotation, a_src.x, a_src.y, a_src.w);
+        rect = rect.z > 0.0 ? rect : vec4(0.0, 0.0, u_texture_size);
+        vec2 texels = a_corner * rect.zw;
+        vec2 p = a_position + a_origin * texels.x + a_scale * texels.y;
+        gl_Position = vec4(p * u_view.xy + u_view.zw, 0.0, 1.0);
+        v_uv = (rect.xy + texels) / u_texture_size;
         v_tint = a_tint;
         return;
     }

@@ -433,23 +433,6 @@ END_TEST
 
 /* --- Lua misuse names the author's line ----------------------------------------------------- */
 
-static int marked_line(const char *mark) {
-    char path[1024], needle[80], line[512];
-    snprintf(path, sizeof path, "%s/tests/lua/draw/misuse.lua", ONA_SOURCE_DIR);
-    snprintf(needle, sizeof needle, "[%s]", mark);
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    int n = 0, found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        n++;
-        if (strstr(line, needle))
-            found = n;
-    }
-    fclose(f);
-    ck_assert_msg(found > 0, "no line marked %s", needle);
-    return found;
-}
-
 START_TEST(test_draw_state_lua_misuse_names_the_line) {
     static const struct {
         const char *mark, *message;
@@ -476,8 +459,8 @@ START_TEST(test_draw_state_lua_misuse_names_the_line) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
         char want[300];
-        snprintf(want, sizeof want, "misuse.lua:%d: %s", marked_line(cases[i].mark),
-                 cases[i].message);
+        snprintf(want, sizeof want, "misuse.lua:%d: %s",
+                 lua_marked_line("draw/misuse.lua", cases[i].mark), cases[i].message);
         ck_assert_msg(captured_logs_contain(want), "no \"%s\" in the log:\n%s", want,
                       captured_logs_text());
     }

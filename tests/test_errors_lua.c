@@ -37,24 +37,6 @@ static void teardown(void) {
     capture_logs_end();
 }
 
-/* The number of the line of tests/lua/<script> marked "[mark]". */
-static int marked_line(const char *script, const char *mark) {
-    char path[1024], needle[80], line[512];
-    snprintf(path, sizeof path, "%s/tests/lua/%s", ONA_SOURCE_DIR, script);
-    snprintf(needle, sizeof needle, "[%s]", mark);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    int n = 0, found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        n++;
-        if (strstr(line, needle))
-            found = n;
-    }
-    fclose(f);
-    ck_assert_msg(found > 0, "no line marked %s in %s", needle, script);
-    return found;
-}
-
 static int occurrences(const char *text, const char *needle) {
     int n = 0;
     for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
@@ -68,7 +50,7 @@ static int occurrences(const char *text, const char *needle) {
 static void assert_reported(const char *script, const char *mark, const char *expect, bool traced) {
     const char *file = strrchr(script, '/') ? strrchr(script, '/') + 1 : script;
     char at[128], needle[512];
-    snprintf(at, sizeof at, "%s:%d:", file, marked_line(script, mark));
+    snprintf(at, sizeof at, "%s:%d:", file, lua_marked_line(script, mark));
     snprintf(needle, sizeof needle, "%s %s", at, expect);
     const char *log = captured_logs_text();
     ck_assert_msg(captured_logs_contain(needle), "[%s] expected \"%s\" in the log:\n%s", mark,
@@ -352,7 +334,7 @@ START_TEST(test_errors_os_exit_quits_in_order) {
     ck_assert(ona_runtime_quit_requested(rt));
     char want[160];
     snprintf(want, sizeof want, "os_exit.lua:%d: os.exit(3) ends no process here",
-             marked_line("errors/os_exit.lua", "os.exit"));
+             lua_marked_line("errors/os_exit.lua", "os.exit"));
     ck_assert_msg(captured_logs_contain(want), "wanted '%s'; log:\n%s", want, captured_logs_text());
     ck_assert_msg(coll->count >= 1 && strcmp(coll->items[0].text, "after exit") == 0, "%s",
                   captured_logs_text());
@@ -428,7 +410,8 @@ START_TEST(test_errors_finalizer_send_is_refused) {
     for (int i = 0; i < 2; i++) {
         char want[512];
         snprintf(want, sizeof want, "%s/tests/lua/errors/finalizer.lua:%d: %s: %s", ONA_SOURCE_DIR,
-                 marked_line("errors/finalizer.lua", sent[i].mark), sent[i].fn, FINALIZER_REFUSED);
+                 lua_marked_line("errors/finalizer.lua", sent[i].mark), sent[i].fn,
+                 FINALIZER_REFUSED);
         ck_assert_msg(collected_count(want) == 1, "expected \"%s\" once; got \"%s\"", want,
                       coll->count > i ? coll->items[i].text : "");
     }
@@ -437,7 +420,7 @@ START_TEST(test_errors_finalizer_send_is_refused) {
     char want[512];
     snprintf(want, sizeof want,
              "error: finalizer: %s/tests/lua/errors/finalizer.lua:%d: ona.send: %s", ONA_SOURCE_DIR,
-             marked_line("errors/finalizer.lua", "close"), FINALIZER_REFUSED);
+             lua_marked_line("errors/finalizer.lua", "close"), FINALIZER_REFUSED);
     ck_assert_msg(captured_logs_contain(want), "expected \"%s\" in the log:\n%s", want,
                   captured_logs_text());
     ck_assert_int_eq(coll->count, 2);

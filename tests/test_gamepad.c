@@ -466,24 +466,6 @@ END_TEST
 
 /* --- Lua misuse ------------------------------------------------------------------------------- */
 
-/* The number of the line of tests/lua/gamepad/misuse.lua marked "[mark]". */
-static int marked_line(const char *mark) {
-    char path[1024], needle[80], line[512];
-    snprintf(path, sizeof path, "%s/tests/lua/gamepad/misuse.lua", ONA_SOURCE_DIR);
-    snprintf(needle, sizeof needle, "[%s]", mark);
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    int n = 0, found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        n++;
-        if (strstr(line, needle))
-            found = n;
-    }
-    fclose(f);
-    ck_assert_msg(found > 0, "no line marked %s", needle);
-    return found;
-}
-
 typedef struct misuse_case {
     const char *mark;
     const char *expect; /* what follows "misuse.lua:<line>: " */
@@ -509,7 +491,8 @@ START_TEST(test_gamepad_lua_misuse_names_line_and_function) {
     spawn_lua(rt, "gamepad/misuse.lua", "misuse", (ona_system){0}, args, 0, ONA_POLICY_STOP);
     step(rt, 2);
     char needle[256];
-    snprintf(needle, sizeof needle, "misuse.lua:%d: %s", marked_line(c->mark), c->expect);
+    snprintf(needle, sizeof needle, "misuse.lua:%d: %s",
+             lua_marked_line("gamepad/misuse.lua", c->mark), c->expect);
     ck_assert_msg(captured_logs_contain(needle), "expected \"%s\" in the log:\n%s", needle,
                   captured_logs_text());
     ck_assert(captured_logs_contain("misuse: stopped (its policy is stop)"));
@@ -528,7 +511,7 @@ START_TEST(test_gamepad_lua_command_in_main_chunk) {
     snprintf(needle, sizeof needle,
              "misuse.lua:%d: ona.input.deadzone: can only be called during a turn (init or "
              "process), not in the main chunk",
-             marked_line("deadzone_chunk"));
+             lua_marked_line("gamepad/misuse.lua", "deadzone_chunk"));
     ck_assert_msg(captured_logs_contain(needle), "expected \"%s\" in the log:\n%s", needle,
                   captured_logs_text());
     ona_runtime_destroy(rt);

@@ -576,8 +576,9 @@ START_TEST(test_gfx_gl_glsl_450_fallback_is_logged) {
     int major = 0, minor = 0;
     sscanf((const char *)glGetString(GL_SHADING_LANGUAGE_VERSION), "%d.%d", &major, &minor);
     bool below_460 = major * 100 + minor < 460;
-    ck_assert_int_eq(captured_logs_contain("info: " SHADERS "/sprite.vert: the driver offers GLSL"),
-                     below_460);
+    ck_assert_int_eq(
+        captured_logs_contain("info: gfx: " SHADERS "/sprite.vert: the driver offers GLSL"),
+        below_460);
     ck_assert_int_eq(captured_logs_count("compiled as #version 450"), below_460 ? 1 : 0);
     ck_assert(captured_logs_contain("info: gfx: OpenGL 4."));
 }

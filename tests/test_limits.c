@@ -234,18 +234,23 @@ static void recursion_fails_the_system(uint32_t threads) {
         }
     }
     step(rt, 4);
+    /* The copies of a shape fail alike, in the same frame: one error line names all of them
+     * (ona__actor_log_failures), where each copy once had its own line. */
     for (int s = 0; s < (int)SHAPES; s++) {
+        char group[96];
+        snprintf(group, sizeof group, "%s0, %s1, %s2", shapes[s], shapes[s], shapes[s]);
+        ck_assert_msg(captured_logs_contain(group), "%s: %s", group, captured_logs_text());
         for (int c = 0; c < COPIES; c++) {
             char needle[96];
-            snprintf(needle, sizeof needle, "%s%d: %s", shapes[s], c, "");
-            ck_assert_msg(captured_logs_contain(needle), "%s: %s", needle, captured_logs_text());
             snprintf(needle, sizeof needle, "%s%d: stopped (its policy is stop)", shapes[s], c);
             ck_assert_msg(captured_logs_contain(needle), "%s: %s", needle, captured_logs_text());
         }
-        ck_assert_msg(captured_logs_count(expected_error(shapes[s])) >= COPIES, "%s: %s", shapes[s],
+        ck_assert_msg(captured_logs_count(expected_error(shapes[s])) >= 1, "%s: %s", shapes[s],
                       captured_logs_text());
     }
-    ck_assert_int_eq(captured_logs_count("C stack overflow"), 4 * COPIES);
+    /* Four shapes nest C calls: at most one line each, not one per copy. */
+    int c_lines = captured_logs_count("C stack overflow");
+    ck_assert_msg(c_lines >= 1 && c_lines <= 4, "%d: %s", c_lines, captured_logs_text());
     ck_assert_uint_eq(turns_of(rt, busy), 4);
     ona_runtime_destroy(rt);
 }

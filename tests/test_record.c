@@ -331,8 +331,8 @@ START_TEST(test_record_bad_files_are_refused_with_their_reason) {
     refused((const uint8_t *)"not a recording at all", 22, "not an Ona recording");
     uint8_t *copy = malloc(size);
     memcpy(copy, bytes, size);
-    copy[8] = 3; /* the format version */
-    refused(copy, size, "recording format version 3; this runtime reads versions 1 to 2");
+    copy[8] = 4; /* the format version */
+    refused(copy, size, "recording format version 4; this runtime reads versions 1 to 3");
     memcpy(copy, bytes, size);
     copy[size / 2] ^= 0x40; /* a flipped bit inside a frame */
     refused(copy, size, "corrupt chunk at byte");

@@ -311,6 +311,23 @@ void game_write_in_place(const char *name, const char *text) {
     fclose(f);
 }
 
+int lua_marked_line(const char *script, const char *mark) {
+    char path[1024], needle[80], line[512];
+    snprintf(path, sizeof path, "%s/tests/lua/%s", ONA_SOURCE_DIR, script);
+    snprintf(needle, sizeof needle, "[%s]", mark);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    int n = 0, found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        n++;
+        if (strstr(line, needle))
+            found = n;
+    }
+    fclose(f);
+    ck_assert_msg(found > 0, "no line marked %s in %s", needle, script);
+    return found;
+}
+
 void assert_game_clean(ona_runtime *rt, uint32_t systems) {
     const char *log = captured_logs_text();
     for (const char *line = log; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {

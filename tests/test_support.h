@@ -100,6 +100,9 @@ const char *game_dir(void);
 void game_write(const char *name, const char *text);
 /* Rewrites `name` in place (truncate, then write), as some editors do. */
 void game_write_in_place(const char *name, const char *text);
+/* The number of the first line of tests/lua/<script> holding "[mark]" (a misuse test's way to
+ * name the line an error must point at); fails the test when there is none. */
+int lua_marked_line(const char *script, const char *mark);
 
 /* Copies the file `from` to `to` the way editors save: a new file beside it, renamed over it. */
 void file_save_copy(const char *from, const char *to);

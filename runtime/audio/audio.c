@@ -18,6 +18,14 @@
  * The device opens lazily, at the first frame with a command, so games and tests without sound
  * never start SDL's audio. Where it cannot open (no driver, no device) the runtime logs it once
  * and drops the commands from then on: silent running.
+ *
+ * Two ways to mix. Live (a window and a sound card): SDL's audio thread mixes at the card's pace.
+ * On game time (offline: no window, or SDL's disk or dummy driver): main mixes each frame's dt
+ * at 48 kHz after applying its list, so 600 frames of 1/60 s are 480,000 frames of audio however
+ * fast they ran; the disk driver records them all through a ring its thread drains (main waits
+ * when a second ahead), and without it they are mixed and dropped. Either way the game is told
+ * only what the clock (clock.c) says, which follows game time too: `playing` and the voice limit
+ * are the same live, offline and silent.
  */
 #include "audio.h"
 
@@ -26,10 +34,12 @@
 #include <SDL.h>
 #include <stdio.h>
 
-int ona__audio_init(ona__audio *a, bool disabled, uint32_t threads, uint32_t slots) {
+int ona__audio_init(ona__audio *a, bool disabled, bool headless, uint32_t threads, uint32_t slots) {
     memset(a, 0, sizeof *a);
     a->disabled = disabled;
+    a->headless = headless;
     ona__mixer_init(&a->mixer);
+    ona__clock_init(&a->clock);
     if (uv_mutex_init(&a->group_lock))
         return ONA_ENOMEM;
     strcpy(a->group_names[ONA__GROUP_MASTER], "master");
@@ -44,11 +54,11 @@ int ona__audio_init(ona__audio *a, bool disabled, uint32_t threads, uint32_t slo
     a->slots = slots;
     a->queues = ona__calloc(a->queue_count, sizeof *a->queues);
     a->queue_ptrs = ona__calloc(a->queue_count, sizeof *a->queue_ptrs);
-    a->counters = ona__calloc((size_t)slots + 1, sizeof *a->counters);
-    if (!a->queues || !a->queue_ptrs || !a->counters) {
+    a->slot_state = ona__calloc((size_t)slots + 1, sizeof *a->slot_state);
+    if (!a->queues || !a->queue_ptrs || !a->slot_state) {
         ona__free(a->queues);
         ona__free(a->queue_ptrs);
-        ona__free(a->counters);
+        ona__free(a->slot_state);
         ona__sounds_free(&a->sounds);
         uv_mutex_destroy(&a->group_lock);
         return ONA_ENOMEM;
@@ -63,10 +73,19 @@ static void close_streams(ona__stream **streams, uint32_t n) {
         streams[i]->close(streams[i]);
 }
 
+/* The device's lock, where the device's thread mixes (live); on game time the mixer is main's. */
+static void lock_mixer(ona__audio *a) {
+    if (a->device && !a->offline)
+        SDL_LockAudioDevice(a->device);
+}
+
+static void unlock_mixer(ona__audio *a) {
+    if (a->device && !a->offline)
+        SDL_UnlockAudioDevice(a->device);
+}
+
 void ona__audio_free(ona__audio *a) {
-    if (a->open)
-        SDL_CloseAudioDevice(a->device); /* the callback has stopped when this returns */
-    a->open = false;
+    ona__audio_close_device(a);
     ona__stream *left[ONA__MIX_RETIRED + 2];
     close_streams(left, ona__mixer_take_all(&a->mixer, left, ONA__MIX_RETIRED + 2));
     if (a->sdl_init)
@@ -75,7 +94,9 @@ void ona__audio_free(ona__audio *a) {
         ona__audio_queue_free(&a->queues[i]);
     ona__free(a->queues);
     ona__free(a->queue_ptrs);
-    ona__free(a->counters);
+    for (uint32_t i = 0; a->slot_state && i <= a->slots; i++)
+        ona__free(a->slot_state[i].stopped);
+    ona__free(a->slot_state);
     ona__audio_list_free(&a->list);
     ona__sounds_free(&a->sounds);
     uv_mutex_destroy(&a->group_lock);
@@ -103,69 +124,123 @@ int ona__audio_group(ona__audio *a, const char *name, uint8_t *out) {
     return rc;
 }
 
+/* The calling system's slot entry, reset when it is left from an earlier frame; NULL when `sys`
+ * has no slot (cannot happen inside a turn). */
+static ona__audio_slot *slot_of(ona__audio *a, ona__system *sys, uint32_t *index) {
+    uint32_t slot = (uint32_t)(sys->id & ((UINT64_C(1) << ONA__REGISTRY_SLOT_BITS) - 1));
+    if (slot == 0 || slot > a->slots)
+        return NULL;
+    ona__audio_slot *s = &a->slot_state[slot];
+    if (s->frame != a->frame) {
+        s->frame = a->frame;
+        s->first = s->counter;
+        s->plays = s->freed = 0;
+        s->stopped_count = 0;
+        s->music = 0;
+    }
+    if (index)
+        *index = slot;
+    return s;
+}
+
+static bool was_stopped(const ona__audio_slot *s, uint64_t voice) {
+    for (uint32_t i = 0; i < s->stopped_count; i++)
+        if (s->stopped[i] == voice)
+            return true;
+    return false;
+}
+
+/* Whether `voice` is one this system played this frame (a voice or its music). */
+static bool own_this_frame(const ona__audio_slot *s, uint32_t slot, uint64_t voice) {
+    uint32_t n = (uint32_t)voice;
+    return voice >> 32 == slot && n > s->first && n <= s->counter;
+}
+
+/* Notes a stop of `voice` (0: none) for this frame's answers. Errors: ONA_ENOMEM. */
+static int note_stop(ona__audio *a, ona__audio_slot *s, uint32_t slot, uint64_t voice) {
+    if (!voice || was_stopped(s, voice))
+        return 0;
+    if (ona__grow((void **)&s->stopped, &s->stopped_capacity, s->stopped_count + 1,
+                  sizeof *s->stopped))
+        return ONA_ENOMEM;
+    s->stopped[s->stopped_count++] = voice;
+    bool music = voice == a->clock.music.handle || voice == s->music;
+    if (!music && (ona__clock_playing(&a->clock, voice) || own_this_frame(s, slot, voice)))
+        s->freed++;
+    return 0;
+}
+
 int ona__audio_push(ona__audio *a, ona__system *sys, ona__audio_cmd *cmd, const char *path,
                     uint64_t *voice) {
     int thread = ona__runq_thread_index();
     if (thread < 0 || (uint32_t)thread >= a->queue_count)
         return ONA_ETHREAD;
+    uint32_t slot = 0;
+    ona__audio_slot *s = slot_of(a, sys, &slot);
+    if (!s)
+        return ONA_ETHREAD; /* not a registered system: cannot happen inside a turn */
     cmd->order = sys->spawn_order;
     cmd->who = sys->name;
     cmd->seq = sys->draw_seq;
-    if (cmd->op == ONA__AUDIO_PLAY) {
-        uint32_t slot = (uint32_t)(sys->id & ((UINT64_C(1) << ONA__REGISTRY_SLOT_BITS) - 1));
-        if (slot == 0 || slot > a->slots)
-            return ONA_ETHREAD; /* not a registered system: cannot happen inside a turn */
-        uint32_t n = ++a->counters[slot];
+    if (cmd->op == ONA__AUDIO_PLAY && a->clock.live + s->plays - s->freed >= ONA_AUDIO_MAX_VOICES)
+        return ONA_EBUSY;
+    /* Stops (and music that replaces music) are noted first: a failure leaves nothing half done
+     * but a note of a stop that did not happen, which only errs towards "not playing". */
+    int rc = 0;
+    if (cmd->op == ONA__AUDIO_STOP)
+        rc = note_stop(a, s, slot, cmd->voice);
+    if (cmd->op == ONA__AUDIO_MUSIC || cmd->op == ONA__AUDIO_MUSIC_STOP) {
+        rc = note_stop(a, s, slot, a->clock.music.handle);
+        if (rc == 0)
+            rc = note_stop(a, s, slot, s->music);
+    }
+    if (rc)
+        return rc;
+    if (cmd->op == ONA__AUDIO_PLAY || cmd->op == ONA__AUDIO_MUSIC) {
+        uint32_t n = ++s->counter;
         if (n == 0) /* wrapped after 2^32 plays: skip 0, which would make handle 0 possible */
-            n = a->counters[slot] = 1;
+            n = s->counter = 1;
         cmd->voice = ((uint64_t)slot << 32) | n;
     }
-    int rc = ona__audio_queue_push(&a->queues[thread], cmd, path);
+    rc = ona__audio_queue_push(&a->queues[thread], cmd, path);
     if (rc)
         return rc;
     sys->draw_seq++;
+    if (cmd->op == ONA__AUDIO_PLAY)
+        s->plays++;
+    if (cmd->op == ONA__AUDIO_MUSIC)
+        s->music = cmd->voice;
+    if (cmd->op == ONA__AUDIO_MUSIC_STOP)
+        s->music = 0;
     if (voice)
         *voice = cmd->voice;
     return 0;
 }
 
-static void callback(void *user, Uint8 *stream, int len) {
-    ona__audio *a = user;
-    ona__mixer_mix(&a->mixer, (float *)(void *)stream,
-                   (uint32_t)len / (ONA__MIX_CHANNELS * sizeof(float)));
+bool ona__audio_playing(ona__audio *a, ona__system *sys, uint64_t voice, int *rc) {
+    *rc = 0;
+    int thread = ona__runq_thread_index();
+    uint32_t slot = 0;
+    bool in_turn = thread >= 0 && (uint32_t)thread < a->queue_count;
+    ona__audio_slot *s = in_turn ? slot_of(a, sys, &slot) : NULL;
+    if (!s) {
+        *rc = ONA_ETHREAD;
+        return false;
+    }
+    if (!voice || was_stopped(s, voice))
+        return false;
+    return own_this_frame(s, slot, voice) || ona__clock_playing(&a->clock, voice);
 }
 
-static void open_device(ona__audio *a) {
-    a->tried = true;
-    if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
-        ona_log(ONA_LOG_INFO, "audio", "no audio driver (%s): running silent", SDL_GetError());
-        return;
-    }
-    a->sdl_init = true;
-    SDL_AudioSpec want = {.freq = ONA__MIX_RATE,
-                          .format = AUDIO_F32SYS,
-                          .channels = ONA__MIX_CHANNELS,
-                          .samples = 1024,
-                          .callback = callback,
-                          .userdata = a};
-    SDL_AudioSpec have;
-    /* No allowed changes: SDL converts to whatever the device plays, the mixer's format stays. */
-    SDL_AudioDeviceID dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
-    if (dev == 0) {
-        ona_log(ONA_LOG_INFO, "audio", "no audio device (%s, driver %s): running silent",
-                SDL_GetError(), SDL_GetCurrentAudioDriver() ? SDL_GetCurrentAudioDriver() : "none");
-        SDL_QuitSubSystem(SDL_INIT_AUDIO);
-        a->sdl_init = false;
-        return;
-    }
-    a->device = dev;
-    a->open = true;
-    ona_log(ONA_LOG_DEBUG, "audio", "audio device open (driver %s, 48 kHz stereo float)",
-            SDL_GetCurrentAudioDriver());
-    SDL_PauseAudioDevice(dev, 0);
+bool ona__audio_warn_once(ona__audio *a, ona__system *sys) {
+    ona__audio_slot *s = slot_of(a, sys, NULL);
+    if (!s || s->warned == sys->id)
+        return false;
+    s->warned = sys->id;
+    return true;
 }
 
-void ona__audio_frame(ona__audio *a) {
+void ona__audio_frame(ona__audio *a, double dt) {
     if (ona__audio_merge(a->queue_ptrs, a->queue_count, &a->list) != 0) {
         ona_log(ONA_LOG_ERROR, "audio", "out of memory merging this frame's audio: dropped");
         a->list.count = 0;
@@ -173,9 +248,7 @@ void ona__audio_frame(ona__audio *a) {
     for (uint32_t i = 0; i < a->queue_count; i++)
         ona__audio_queue_clear(&a->queues[i]); /* path_ptr stays valid: memory is kept */
     if (a->list.count && !a->tried && !a->disabled)
-        open_device(a);
-    if (!a->open)
-        return;
+        ona__audio_open_device(a);
     ona__audio_list *l = &a->list;
     uint32_t last_sound = 0; /* plays of one sound in a row resolve it once */
     const ona__pcm *last_pcm = NULL;
@@ -188,6 +261,7 @@ void ona__audio_frame(ona__audio *a) {
             }
             c->pcm = last_pcm;
         }
+        /* Opened silent too: the clock needs the music's length. */
         if (c->op == ONA__AUDIO_MUSIC) {
             c->stream = ona__music_open(c->path_ptr, c->loop);
             snprintf(a->music_path, sizeof a->music_path, "%s", c->path_ptr);
@@ -196,23 +270,41 @@ void ona__audio_frame(ona__audio *a) {
         if (c->op == ONA__AUDIO_MUSIC_STOP)
             a->music_path[0] = '\0';
     }
-    ona__stream *retired[ONA__MIX_RETIRED];
-    SDL_LockAudioDevice(a->device);
-    uint32_t n = ona__mixer_take_retired(&a->mixer, retired, ONA__MIX_RETIRED);
-    if (l->count) {
-        a->handoff_frame = a->mixer.frames_mixed;
-        a->handoffs++;
-        ona__mixer_apply(&a->mixer, l->cmds, l->count);
+    /* Game time at 48 kHz, from the sum of the dts, so no rounding adds up over frames. */
+    a->seconds += dt;
+    double target = a->seconds * ONA__MIX_RATE + 0.5;
+    uint64_t frames = target > (double)a->clock.frames ? (uint64_t)target - a->clock.frames : 0;
+    ona__clock_apply(&a->clock, l->cmds, l->count);
+    ona__clock_advance(&a->clock, frames);
+    a->frame++;
+    if (a->open) {
+        ona__stream *retired[ONA__MIX_RETIRED];
+        lock_mixer(a);
+        uint32_t n = ona__mixer_take_retired(&a->mixer, retired, ONA__MIX_RETIRED);
+        if (l->count) {
+            a->handoff_frame = a->mixer.frames_mixed;
+            a->handoffs++;
+            ona__mixer_apply(&a->mixer, l->cmds, l->count);
+        }
+        unlock_mixer(a);
+        close_streams(retired, n);
+        if (a->offline) {
+            ona__audio_mix_offline(a, frames);
+            close_streams(retired, ona__mixer_take_retired(&a->mixer, retired, ONA__MIX_RETIRED));
+        }
+    } else {
+        for (uint32_t i = 0; i < l->count; i++) /* silent: nothing takes the streams */
+            if (l->cmds[i].op == ONA__AUDIO_MUSIC && l->cmds[i].stream)
+                l->cmds[i].stream->close(l->cmds[i].stream);
     }
-    SDL_UnlockAudioDevice(a->device);
-    close_streams(retired, n);
-    /* Once a frame, outside the lock: the drops are the game's to know of (the handles it got
-     * for them play nothing). */
-    if (l->count && a->mixer.dropped_last)
+    /* Once a frame: the drops are the game's to know of (the handles it got for them play
+     * nothing). Only plays of several systems in one frame get here: a system's own play past
+     * the limit is refused at the call. */
+    if (a->clock.dropped_last)
         ona_log(ONA_LOG_WARN, "audio",
-                "%u plays dropped this frame, the first from %s: all %d voices were busy (stop "
-                "voices, or play fewer at once)",
-                a->mixer.dropped_last, a->mixer.dropped_who ? a->mixer.dropped_who : "C",
+                "%u plays dropped this frame, the first from %s: all %d voices were busy "
+                "(several systems played at once; stop voices, or play fewer at once)",
+                a->clock.dropped_last, a->clock.dropped_who ? a->clock.dropped_who : "C",
                 ONA_AUDIO_MAX_VOICES);
 }
 
@@ -224,12 +316,11 @@ int ona__audio_reload(ona__audio *a, ona_sound sound, const char *path) {
     int rc = ona__sound_decode(path, "hot reload", &pcm);
     if (rc)
         return rc;
-    if (a->open)
-        SDL_LockAudioDevice(a->device);
+    lock_mixer(a);
     ona__pcm *old = ona__sounds_swap(&a->sounds, id, pcm);
     ona__mixer_replace(&a->mixer, old, pcm);
-    if (a->open)
-        SDL_UnlockAudioDevice(a->device);
+    unlock_mixer(a);
+    ona__clock_replace(&a->clock, id, pcm->count);
     ona__pcm_free(old);
     return 0;
 }
@@ -240,11 +331,12 @@ int ona__audio_music_reload(ona__audio *a, const char *path) {
     ona__stream *fresh = ona__music_open(path, a->music_loop);
     if (!fresh)
         return ONA_EFORMAT; /* logged; the old stream plays on */
-    SDL_LockAudioDevice(a->device);
+    lock_mixer(a);
     ona__stream *old = ona__mixer_music_swap(&a->mixer, fresh);
-    SDL_UnlockAudioDevice(a->device);
+    unlock_mixer(a);
     if (old)
         old->close(old);
+    ona__clock_music_restart(&a->clock, fresh->length);
     a->music_restarts++;
     ona_log(ONA_LOG_INFO, "audio", "music %s: restarted from the new file", path);
     return 0;
@@ -256,11 +348,10 @@ int ona__audio_unload(ona__audio *a, ona_sound sound) {
         return ONA_ESTALE;
     /* The voices still playing it stop: the placeholder has no frames (ona__mixer_replace). */
     const ona__pcm *silent = ona__sounds_pcm(&a->sounds, a->sounds.placeholder.id);
-    if (a->open)
-        SDL_LockAudioDevice(a->device);
+    lock_mixer(a);
     ona__mixer_replace(&a->mixer, old, silent);
-    if (a->open)
-        SDL_UnlockAudioDevice(a->device);
+    unlock_mixer(a);
+    ona__clock_replace(&a->clock, sound.id, 0);
     ona__pcm_free(old);
     return 0;
 }
@@ -268,18 +359,18 @@ int ona__audio_unload(ona__audio *a, ona_sound sound) {
 bool ona__audio_music_streaming(ona__audio *a) {
     if (!a->open)
         return false;
-    SDL_LockAudioDevice(a->device);
+    lock_mixer(a);
     bool streaming = a->mixer.music.stream != NULL;
-    SDL_UnlockAudioDevice(a->device);
+    unlock_mixer(a);
     return streaming;
 }
 
 uint64_t ona__audio_frames_mixed(ona__audio *a) {
     if (!a->open)
         return 0;
-    SDL_LockAudioDevice(a->device);
+    lock_mixer(a);
     uint64_t n = a->mixer.frames_mixed;
-    SDL_UnlockAudioDevice(a->device);
+    unlock_mixer(a);
     return n;
 }
 
@@ -353,5 +444,26 @@ int ona__audio_volume_cmd(ona__audio *a, const char *group, double volume, ona__
         return rc;
     }
     cmd->volume = (float)volume;
+    return 0;
+}
+
+int ona__audio_set_cmd(uint64_t voice, unsigned set, double volume, double pan, double pitch,
+                       ona__audio_cmd *cmd, const char **why) {
+    *cmd = (ona__audio_cmd){.op = ONA__AUDIO_SET, .voice = voice, .set = (uint8_t)set};
+    if ((set & ONA__SET_VOLUME) && !in_range(volume, 0, 16)) {
+        *why = "volume must be 0..16";
+        return ONA_EINVAL;
+    }
+    if ((set & ONA__SET_PAN) && !in_range(pan, -1, 1)) {
+        *why = "pan must be -1..1";
+        return ONA_EINVAL;
+    }
+    if ((set & ONA__SET_PITCH) && !in_range(pitch, 1.0 / 16, 16)) {
+        *why = "pitch must be 1/16..16";
+        return ONA_EINVAL;
+    }
+    cmd->volume = (float)volume;
+    cmd->pan = (float)pan;
+    cmd->pitch = (float)pitch;
     return 0;
 }

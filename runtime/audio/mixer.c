@@ -15,7 +15,9 @@
  * buffers between packets, allocates only for a packet larger than any before.
  *
  * Pan is a balance: the far side is scaled by 1 - |pan|, the near side stays whole, so a centred
- * voice plays at its recorded level in both ears. Pitch resamples with linear interpolation.
+ * voice plays at its recorded level in both ears. Pitch resamples with linear interpolation, for
+ * music too (each music reads ahead into its own buffer). A voice or the music is changed (SET)
+ * and stopped by its handle; a handle nothing plays is ignored.
  */
 #include "mixer.h"
 
@@ -118,8 +120,17 @@ static void retire_now(ona__stream *s) {
         s->close(s);
 }
 
+/* The music's read-ahead, emptied (a new stream, or the same one swapped). */
+static void music_reset(ona__music *mu) {
+    mu->pos = 0;
+    mu->count = 0;
+    mu->drained = false;
+}
+
 /* Starts `stream` as the music over `fade` seconds; the current music fades out meanwhile. */
-static void start_music(ona__mixer *m, ona__stream *stream, float volume, float fade) {
+static void start_music(ona__mixer *m, const ona__audio_cmd *c) {
+    ona__stream *stream = c->stream;
+    float volume = c->volume, fade = c->fade;
     retire_now(m->old_music.stream); /* a third music cannot fade: the oldest goes at once */
     m->old_music = (ona__music){0};
     uint32_t fade_frames = fade > 0 ? (uint32_t)(fade * ONA__MIX_RATE) : 0;
@@ -132,7 +143,15 @@ static void start_music(ona__mixer *m, ona__stream *stream, float volume, float 
         } else
             retire_now(m->music.stream);
     }
-    m->music = (ona__music){.stream = stream, .target = volume};
+    m->music.stream = stream;
+    m->music.handle = stream ? c->voice : 0;
+    m->music.target = volume;
+    m->music.delta = 0;
+    m->music.retire_at_zero = false;
+    m->music.step = UINT64_C(1) << 32;
+    m->music.pan = 0;
+    m->music.left = m->music.right = 1;
+    music_reset(&m->music);
     m->music_volume = volume;
     if (fade_frames && stream) {
         m->music.gain = 0;
@@ -156,6 +175,39 @@ static void stop_music(ona__mixer *m, float fade) {
     m->old_music.delta = -m->music.gain / (float)fade_frames;
     m->old_music.retire_at_zero = true;
     m->music = (ona__music){0};
+}
+
+/* A SET command on a voice or the music. */
+static void set_voice(ona__mixer *m, const ona__audio_cmd *c) {
+    if (c->voice == m->music.handle && m->music.stream) {
+        ona__music *mu = &m->music;
+        if (c->set & ONA__SET_VOLUME) { /* at once: a fade in progress ends here */
+            mu->gain = mu->target = m->music_volume = c->volume;
+            mu->delta = 0;
+        }
+        if (c->set & ONA__SET_PAN) {
+            mu->pan = c->pan;
+            balance(1, c->pan, &mu->left, &mu->right);
+        }
+        if (c->set & ONA__SET_PITCH)
+            mu->step = (uint64_t)((double)c->pitch * 4294967296.0);
+        return;
+    }
+    for (uint32_t s = 0; s < ONA_AUDIO_MAX_VOICES; s++) {
+        ona__voice *v = &m->voices[s];
+        if (v->handle != c->voice)
+            continue;
+        if (c->set & ONA__SET_VOLUME)
+            v->volume = c->volume;
+        if (c->set & ONA__SET_PAN)
+            v->pan = c->pan;
+        if (c->set & ONA__SET_PITCH)
+            v->step = (uint64_t)((double)c->pitch * 4294967296.0);
+        if (v->step == 0)
+            v->step = 1;
+        balance(v->volume, v->pan, &v->left, &v->right);
+        return;
+    }
 }
 
 void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count) {
@@ -190,6 +242,8 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
             *v = (ona__voice){.handle = c->voice,
                               .pcm = c->pcm,
                               .step = (uint64_t)((double)c->pitch * 4294967296.0),
+                              .volume = c->volume,
+                              .pan = c->pan,
                               .group = c->group,
                               .loop = c->loop};
             if (v->step == 0)
@@ -199,16 +253,26 @@ void ona__mixer_apply(ona__mixer *m, const ona__audio_cmd *cmds, uint32_t count)
         }
         case ONA__AUDIO_STOP:
             full = false;
+            if (c->voice && c->voice == m->music.handle) {
+                retire_now(m->music.stream);
+                m->music.stream = NULL;
+                m->music.handle = 0;
+                break;
+            }
             for (uint32_t s = 0; s < ONA_AUDIO_MAX_VOICES; s++)
                 if (m->voices[s].handle == c->voice)
                     m->voices[s] = (ona__voice){0};
+            break;
+        case ONA__AUDIO_SET:
+            if (c->voice)
+                set_voice(m, c);
             break;
         case ONA__AUDIO_VOLUME:
             if (c->group < ONA__GROUP_COUNT)
                 m->groups[c->group] = c->volume;
             break;
         case ONA__AUDIO_MUSIC:
-            start_music(m, c->stream, c->volume, c->fade);
+            start_music(m, c);
             break;
         case ONA__AUDIO_MUSIC_STOP:
             stop_music(m, c->fade);
@@ -228,34 +292,67 @@ static bool retire_later(ona__mixer *m, ona__stream *s) {
     return true;
 }
 
-/* Adds one music's frames into out. */
+/* Makes sure frames i and i + 1 of the music's read-ahead exist where the stream has them,
+ * reading on; returns the index of frame i in the buffer, or UINT32_MAX at the stream's end. */
+static uint32_t music_frame(ona__music *mu) {
+    uint64_t i = mu->pos >> 32;
+    while (i + 1 >= mu->count && !mu->drained) {
+        uint32_t drop = i < mu->count ? (uint32_t)i : mu->count; /* frames behind the position */
+        memmove(mu->buf, mu->buf + (size_t)drop * 2,
+                (size_t)(mu->count - drop) * 2 * sizeof *mu->buf);
+        mu->count -= drop;
+        mu->pos -= (uint64_t)drop << 32;
+        i -= drop;
+        uint32_t want = ONA__MIX_BUF - mu->count;
+        uint32_t got = mu->stream->read(mu->stream, mu->buf + (size_t)mu->count * 2, want);
+        mu->count += got;
+        if (got < want)
+            mu->drained = true;
+    }
+    return i < mu->count ? (uint32_t)i : UINT32_MAX;
+}
+
+/* Adds one music's frames into out, resampled by its pitch, balanced by its pan. */
 static void mix_music(ona__mixer *m, ona__music *mu, float *out, uint32_t frames, float scale) {
-    uint32_t done = 0;
-    while (mu->stream && done < frames) {
-        uint32_t want = ONA__MIX_CHUNK < frames - done ? ONA__MIX_CHUNK : frames - done;
-        uint32_t got = mu->stream->read(mu->stream, m->scratch, want);
-        for (uint32_t f = 0; f < got; f++) {
-            float g = mu->gain * scale;
-            out[(done + f) * 2] += m->scratch[f * 2] * g;
-            out[(done + f) * 2 + 1] += m->scratch[f * 2 + 1] * g;
-            if (mu->delta != 0) {
-                mu->gain += mu->delta;
-                if ((mu->delta > 0 && mu->gain >= mu->target) ||
-                    (mu->delta < 0 && mu->gain <= mu->target)) {
-                    mu->gain = mu->target;
-                    mu->delta = 0;
-                }
-            }
-        }
-        done += got;
-        bool ended = got < want || (mu->retire_at_zero && mu->delta == 0 && mu->gain <= 0);
-        if (ended) {
-            if (retire_later(m, mu->stream))
-                *mu = (ona__music){0};
-            else
-                mu->gain = mu->delta = 0; /* silent until main makes room */
+    if (!mu->stream)
+        return;
+    uint32_t f = 0;
+    bool ended = false;
+    for (; f < frames; f++) {
+        uint32_t i = music_frame(mu);
+        if (i == UINT32_MAX) {
+            ended = true;
             break;
         }
+        uint32_t j = i + 1 < mu->count ? i + 1 : i;
+        float t = (float)(mu->pos & 0xFFFFFFFFu) * (1.0f / 4294967296.0f);
+        float g = mu->gain * scale;
+        float a0 = mu->buf[i * 2], a1 = mu->buf[j * 2];
+        float b0 = mu->buf[i * 2 + 1], b1 = mu->buf[j * 2 + 1];
+        out[f * 2] += (a0 + (a1 - a0) * t) * g * mu->left;
+        out[f * 2 + 1] += (b0 + (b1 - b0) * t) * g * mu->right;
+        mu->pos += mu->step;
+        if (mu->delta != 0) {
+            mu->gain += mu->delta;
+            if ((mu->delta > 0 && mu->gain >= mu->target) ||
+                (mu->delta < 0 && mu->gain <= mu->target)) {
+                mu->gain = mu->target;
+                mu->delta = 0;
+            }
+        }
+        if (mu->retire_at_zero && mu->delta == 0 && mu->gain <= 0) {
+            ended = true;
+            break;
+        }
+    }
+    if (ended) {
+        if (retire_later(m, mu->stream)) {
+            mu->stream = NULL;
+            mu->handle = 0;
+            mu->gain = mu->delta = 0;
+            mu->retire_at_zero = false;
+        } else
+            mu->gain = mu->delta = 0; /* silent until main makes room */
     }
 }
 
@@ -287,6 +384,8 @@ void ona__mixer_mix(ona__mixer *m, float *out, uint32_t frames) {
             out[f * 2 + 1] += (b0 + (b1 - b0) * t) * r;
             v->pos += v->step;
         }
+        if (v->handle && !v->loop && v->pos >= end)
+            *v = (ona__voice){0}; /* done now, as the game's clock counts it (ona__clock) */
     }
     float music = master * m->groups[ONA__GROUP_MUSIC];
     mix_music(m, &m->music, out, frames, music);
@@ -313,6 +412,9 @@ void ona__mixer_replace(ona__mixer *m, const ona__pcm *old, const ona__pcm *new_
 ona__stream *ona__mixer_music_swap(ona__mixer *m, ona__stream *stream) {
     ona__stream *old = m->music.stream;
     m->music.stream = stream;
+    music_reset(&m->music);
+    if (!stream)
+        m->music.handle = 0;
     return old;
 }
 
@@ -330,7 +432,8 @@ uint32_t ona__mixer_take_all(ona__mixer *m, ona__stream **out, uint32_t max) {
         out[n++] = m->music.stream;
     if (m->old_music.stream && n < max)
         out[n++] = m->old_music.stream;
-    m->music = m->old_music = (ona__music){0};
+    m->music.stream = m->old_music.stream = NULL;
+    m->music.handle = m->old_music.handle = 0;
     return n;
 }
 

@@ -159,7 +159,13 @@ static ona__stream *open_vorbis(const char *path, bool loop) {
         ona__free(s);
         return NULL;
     }
-    s->base = (ona__stream){vorbis_read, vorbis_close};
+    /* One pass's length at 48 kHz, for the game's clock of voices: the file's samples at its
+     * rate, rounded up (the converter's count may differ by a frame). */
+    ogg_int64_t total = ov_pcm_total(&s->vf, -1);
+    uint64_t length = total < 0 ? UINT64_MAX
+                                : ((uint64_t)total * ONA__MIX_RATE + (uint64_t)info->rate - 1) /
+                                      (uint64_t)info->rate;
+    s->base = (ona__stream){vorbis_read, vorbis_close, length};
     s->path = copy;
     s->rate = info->rate;
     s->convert = c;
@@ -229,6 +235,6 @@ ona__stream *ona__music_open(const char *path, bool loop) {
         ona__pcm_free(pcm);
         return NULL;
     }
-    *s = (pcm_stream){{pcm_read, pcm_close}, pcm, 0, loop};
+    *s = (pcm_stream){{pcm_read, pcm_close, pcm->count}, pcm, 0, loop};
     return &s->base;
 }

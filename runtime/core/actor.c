@@ -279,11 +279,64 @@ int ona__actor_kill(ona__core *core, uint64_t handle) {
     return 0;
 }
 
-void ona__actor_fail(ona__system *sys, const char *what) {
+bool ona__actor_fail(ona__system *sys, const char *what) {
     sys->failed = true;
     sys->errors++;
-    snprintf(sys->fail_reason, sizeof sys->fail_reason, "%.*s", (int)strcspn(what, "\n"), what);
+    size_t first = strcspn(what, "\n");
+    snprintf(sys->fail_reason, sizeof sys->fail_reason, "%.*s", (int)first, what);
+    /* acquire: pairs with the scheduler's release store; a turn runs only inside the frame,
+     * whose end (on main) logs what is kept here. Outside a frame it is logged at once. */
+    if (atomic_load_explicit(&sys->core->frame_running, memory_order_acquire)) {
+        size_t n = strlen(what);
+        char *copy = ona__malloc(n + 1);
+        if (copy) {
+            memcpy(copy, what, n + 1);
+            ona__free(sys->fail_log);
+            sys->fail_log = copy;
+            sys->fail_key_len = first;
+            sys->fail_key_hash = ona__digest_bytes(ONA__DIGEST_SEED, what, first);
+            return true;
+        }
+    }
     ona_log(ONA_LOG_ERROR, sys->name, "%s", what);
+    return false;
+}
+
+/* The systems named on one grouped error line; the rest are counted. */
+enum { FAILURE_NAMES_SHOWN = 16 };
+
+void ona__actor_log_failures(ona__core *core) {
+    for (uint32_t i = 0; i < core->system_count; i++) {
+        ona__system *sys = core->systems[i];
+        if (!sys->fail_log)
+            continue;
+        char where[FAILURE_NAMES_SHOWN * (ONA_MAX_NAME_BYTES + 2) + 64];
+        size_t used = (size_t)snprintf(where, sizeof where, "%s", sys->name);
+        uint32_t count = 1;
+        for (uint32_t j = i + 1; j < core->system_count; j++) {
+            ona__system *o = core->systems[j];
+            if (!o->fail_log || o->fail_key_hash != sys->fail_key_hash ||
+                o->fail_key_len != sys->fail_key_len ||
+                memcmp(o->fail_log, sys->fail_log, sys->fail_key_len) != 0)
+                continue;
+            if (count < FAILURE_NAMES_SHOWN && used < sizeof where)
+                used += (size_t)snprintf(where + used, sizeof where - used, ", %s", o->name);
+            count++;
+            ona__free(o->fail_log);
+            o->fail_log = NULL;
+        }
+        if (count > FAILURE_NAMES_SHOWN && used < sizeof where)
+            used += (size_t)snprintf(where + used, sizeof where - used, " and %u more",
+                                     count - FAILURE_NAMES_SHOWN);
+        if (count > 1 && used < sizeof where)
+            snprintf(where + used, sizeof where - used, " (%u systems)", count);
+        ona_log(ONA_LOG_ERROR, where, "%s", sys->fail_log);
+        if (ona__core_pauses(core, sys))
+            ona_log(ONA_LOG_WARN, "hot reload", "%s paused: %.*s; save a fix to resume", where,
+                    (int)sys->fail_key_len, sys->fail_log);
+        ona__free(sys->fail_log);
+        sys->fail_log = NULL;
+    }
 }
 
 /* --- Waiter lists ---------------------------------------------------------------------------- */
@@ -362,6 +415,9 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
     if (sys->resume == ONA__RESUME_START) {
         sys->last_turn_ns = 0;
         ona__retake_start(sys);
+        /* Each turn draws from the identity transform onto the screen, with nothing pushed. */
+        ona__draw_frame_reset(&sys->draw);
+        sys->draw_depth = 0;
     }
     if (ordered && sys->stage.gathered != core->frame)
         ona__delivery_gather(sys);

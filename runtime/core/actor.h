@@ -38,6 +38,21 @@
 typedef struct ona__system ona__system;
 typedef struct ona__core ona__core;
 
+/* A system's draw state, kept by the services (services/draw_transform.c): its draws go through
+ * x' = a x + c y + tx, y' = b x + d y + ty and into `target` (a canvas, 0: the screen) unless a
+ * draw names its own. The core only makes it the identity at spawn and at each new turn. */
+typedef struct ona__draw_frame {
+    float a, b, c, d, tx, ty;
+    uint32_t target;
+    bool identity; /* the transform is the identity: draws pass untouched */
+    bool all;      /* a saved copy pushed with "all": its pop restores the target too */
+} ona__draw_frame;
+
+/* The identity transform, the screen as target. */
+static inline void ona__draw_frame_reset(ona__draw_frame *f) {
+    *f = (ona__draw_frame){.a = 1, .d = 1, .identity = true};
+}
+
 /* How a turn ended, as the host reports it. */
 typedef enum ona__turn {
     ONA__TURN_DONE = 0,   /* finished normally */
@@ -144,6 +159,9 @@ struct ona__system {
     char wait_error[256];  /* why a parked send failed (ONA__RESUME_SEND_FAILED) */
     ona__recent *recent;   /* its last messages while the inspector watches it (recent.h), or
                               NULL; set and freed by main between frames */
+    ona__draw_frame draw;        /* the transform and target its draws go through */
+    ona__draw_frame *draw_saved; /* the pushed copies (ONA__DRAW_STACK), made at the first push */
+    uint32_t draw_depth;         /* how many are pushed this turn */
     uint64_t parks, messages_in, messages_out;
     uint32_t restarts, errors;
     /* The receiver this turn last sent to (actor.c, "Deferred wakes"): woken at its first message
@@ -215,6 +233,12 @@ struct ona__system {
      * main where its end is decided ("" until then). */
     char fail_reason[256];
     char end_reason[128];
+    /* The whole error text of a turn that failed in this frame, waiting for main to log it after
+     * the turns (ona__actor_log_failures), with the hash and length of its first line, which
+     * systems failing alike share: the failing turn writes them, main frees the text. */
+    char *fail_log;
+    uint64_t fail_key_hash;
+    size_t fail_key_len;
     /* The frame of its last receive (0: it never asked for a message); the turn's, read by main
      * between frames to say why its mailbox does not drain. */
     uint64_t receive_frame;
@@ -262,8 +286,14 @@ int ona__actor_send(ona__core *core, ona__system *from, uint64_t to, ona_message
 int ona__actor_receive(ona__system *sys);
 /* Asks for a system's end at the next frame boundary (its exit runs then). ONA_ESTALE. */
 int ona__actor_kill(ona__core *core, uint64_t handle);
-/* Marks the running turn failed and logs `what` under the system's name. */
-void ona__actor_fail(ona__system *sys, const char *what);
+/* Marks the running turn failed and logs `what` under the system's name: inside a frame, after
+ * its turns (returns true: grouped with systems failing alike, and the pause that follows
+ * announced there); outside one, or out of memory, at once (returns false). */
+bool ona__actor_fail(ona__system *sys, const char *what);
+/* Main, after a frame's turns: logs the errors of the turns that failed in it, once per error:
+ * systems whose errors have the same first line (one module's bug hit by several systems) share
+ * one line naming them all, with the first one's whole text. */
+void ona__actor_log_failures(ona__core *core);
 /* True when the system is running its turn (so it may park). */
 bool ona__actor_in_turn(const ona__system *sys);
 /* Can `target` still take messages (not stopped, not being killed)? */

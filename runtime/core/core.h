@@ -246,5 +246,8 @@ int ona__trace_end(ona__core *core);
 /* Writes the frame's recorded slices to the trace file, or clears them when only the timeline
  * records them (main, after the turns). */
 void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t frame_end_ns);
+/* Main, after a picture: its "draw" (draw_ns to swap_ns) and "present" (swap_ns to end_ns)
+ * slices on main's track. */
+void ona__trace_write_main(ona__core *core, uint64_t draw_ns, uint64_t swap_ns, uint64_t end_ns);
 
 #endif

@@ -94,6 +94,7 @@ static void system_free(ona__system *sys) {
     ona__free(sys->order_succ);
     ona__monitor_free(sys);
     ona__free(sys->detail_text);
+    ona__free(sys->draw_saved);
     ona__mailbox_destroy(sys->mailbox);
     uv_mutex_destroy(&sys->waiters_lock);
     ona__free(sys);
@@ -152,6 +153,7 @@ int ona__core_spawn(ona__core *core, const ona__spawn *spawn, ona__system **out,
         return ONA_ENOMEM;
     }
     sys->core = core;
+    ona__draw_frame_reset(&sys->draw);
     snprintf(sys->name, sizeof sys->name, "%s", spawn->name ? spawn->name : "");
     sys->order_index = ONA__ORDER_NONE;
     if (spawn->after_count) {
@@ -462,6 +464,8 @@ static void unlink_ending(ona__core *core, ona__system *sys, bool killed) {
 
 /* Second half: its queued messages released (counted in the log), then freed. */
 static void free_ended(ona__core *core, ona__system *sys) {
+    ona__free(sys->fail_log);
+    sys->fail_log = NULL;
     ona_message m;
     ona_message_init(&m);
     uint32_t dropped = 0;

@@ -19,7 +19,8 @@
  * (a FIFO without a writer opens at once) and checks the open descriptor with fstat, so a FIFO,
  * a device or a folder put in place after the lookup is refused too. Textures, sounds, fonts and
  * shaders are all read whole by it, each with its own size limit, so a missing or oversized
- * file reports the same error codes whichever loader met it.
+ * file reports the same error codes whichever loader met it. A replay's recorded hot reloads
+ * stand in for the disk's content there (paths_overlay.c).
  *
  * Archives. A packed game's root is its archive file, and its entries are named as if the file
  * were a folder ("/games/pong.ona/main.lua": no such path can exist on disk, since its parent
@@ -317,6 +318,9 @@ const char *ona__paths_why(int rc, const char *path) {
 }
 
 int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size) {
+    int stand_in = ona__paths_overlay_read(path, limit, out, size);
+    if (stand_in != 1)
+        return stand_in;
     const char *rel;
     const mount *m = any_mounts() ? mount_of(path, &rel) : NULL;
     if (m) {

@@ -41,6 +41,14 @@ const char *ona__paths_why(int rc, const char *path);
  * `*size` are untouched. */
 int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size);
 
+/* paths_overlay.c: content that ona__read_file returns for `path` (resolved) instead of the
+ * disk's, until `owner` drops it: a replay's recorded hot reloads. Main puts and drops; any
+ * thread reads. put: 0 or ONA_ENOMEM (a second put of the path replaces the first). read: 1
+ * when `path` has none, else ona__read_file's results. */
+int ona__paths_overlay_put(const void *owner, const char *path, const uint8_t *bytes, size_t size);
+void ona__paths_overlay_drop(const void *owner);
+int ona__paths_overlay_read(const char *path, size_t limit, uint8_t **out, size_t *size);
+
 /* --- Archives mounted as folders -------------------------------------------------------------
  * A game packed into one file (a zip) is a script root that is a file: its entries are named as
  * if the archive were a folder, "<archive path>/<entry>", and every function above reads them

@@ -465,6 +465,7 @@ void ona__scheduler_run_frame(ona__core *core) {
         ona__runq_wait(core, w);
     }
     atomic_store_explicit(&core->frame_running, false, memory_order_release);
+    ona__actor_log_failures(core); /* the frame's errors, once per error */
     uint64_t busy = 0, runs = 0;
     for (uint32_t i = 0; i < core->thread_count; i++) {
         busy += core->workers[i].busy_ns;

@@ -6,9 +6,10 @@
  * nothing. Writing happens on main after the frame's turns, when every worker's last turn is
  * ordered before it by the frame's end. Tracks: process 1 holds one track per thread (turn
  * slices, named after the system) and a "frames" track; process 2 holds one track per system
- * for its parked time. Timestamps are microseconds since the trace began. The same slices feed the
- * inspector's last-frame timeline (`core->timeline`): main reads them after the frame, before
- * they are written (or, without a file, cleared).
+ * for its parked time. Main's track also has a "draw" slice (the merge and the GL calls) and a
+ * "present" slice (the swap) after each picture. Timestamps are microseconds since the trace began.
+ * The same slices feed the inspector's last-frame timeline (`core->timeline`): main reads them
+ * after the frame, before they are written (or, without a file, cleared).
  */
 #include "trace.h"
 
@@ -156,6 +157,22 @@ void ona__trace_write_frame(ona__core *core, uint64_t frame_start_ns, uint64_t f
             "\"ts\":%.3f,\"dur\":%.3f}",
             (unsigned long long)core->frame, us(t, frame_start_ns),
             (double)(frame_end_ns - frame_start_ns) / 1000.0);
+}
+
+void ona__trace_write_main(ona__core *core, uint64_t draw_ns, uint64_t swap_ns, uint64_t end_ns) {
+    ona__trace *t = &core->trace;
+    if (!t->file)
+        return;
+    static const char *const names[2] = {"draw", "present"};
+    uint64_t at[3] = {draw_ns, swap_ns, end_ns};
+    for (int i = 0; i < 2; i++) {
+        separator(t);
+        fprintf(t->file,
+                "{\"name\":\"%s\",\"cat\":\"main\",\"ph\":\"X\",\"pid\":1,\"tid\":0,"
+                "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"frame\":%llu}}",
+                names[i], us(t, at[i]), (double)(at[i + 1] - at[i]) / 1000.0,
+                (unsigned long long)core->frame);
+    }
 }
 
 int ona__trace_end(ona__core *core) {

@@ -169,9 +169,10 @@ static int compile_stage(ona__gfx *g, GLenum stage, const char *path, GLuint *ou
         return err;
     if (g->glsl_version < 460 && downgrade_version(src) && !g->glsl_fallback) {
         g->glsl_fallback = true;
-        ona_log(ONA_LOG_INFO, path,
-                "the driver offers GLSL %s, not 4.60: shaders are compiled as #version 450",
-                (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
+        /* Under "gfx", the video driver's reports the launcher shows only with -v. */
+        ona_log(ONA_LOG_INFO, "gfx",
+                "%s: the driver offers GLSL %s, not 4.60: shaders are compiled as #version 450",
+                path, (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION));
     }
     GLint ok = GL_FALSE;
     GLuint shader = compile(stage, src, &ok);
@@ -239,7 +240,8 @@ int ona__gfx_reload_shaders(ona__gfx *g) {
     glDeleteProgram(g->program);
     g->program = program;
     ona__gl_shader_find_uniforms(g);
-    ona_log(ONA_LOG_INFO, "gfx", "shaders reloaded from %s and %s", g->vert_path, g->frag_path);
+    ona_log(ONA_LOG_INFO, "hot reload", "shaders reloaded from %s and %s", g->vert_path,
+            g->frag_path);
     return 0;
 }
 

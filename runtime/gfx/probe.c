@@ -20,6 +20,7 @@
 #include <SDL.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void ona__probe_sdl_version(char *buf, size_t size) {
     SDL_version v;
@@ -69,6 +70,9 @@ int ona__probe_video(char *buf, size_t size) {
         !has_env("DISPLAY") && !has_env("WAYLAND_DISPLAY") && !SDL_GetHint(SDL_HINT_VIDEODRIVER);
     if (set_hint)
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    /* As in window.c, so that the version said here is the one a runtime's window gets: Mesa
+     * is told it may run 4.6 where the user has not chosen. */
+    setenv("MESA_GL_VERSION_OVERRIDE", "4.6", 0);
     /* As in window.c: the signals are not SDL's to take. */
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     int rc = 0;

@@ -213,6 +213,18 @@ static void apply_input(ona__video *v, const ona_event *e) {
     }
 }
 
+/* Folds the frame's events into the input state. */
+static void take_events(ona__video *v, bool *quit) {
+    for (uint32_t i = 0; i < v->event_count; i++) {
+        const ona_event *e = &v->events[i];
+        apply_input(v, e);
+        if (e->type == ONA_EVENT_QUIT)
+            *quit = true;
+        if (e->type == ONA_EVENT_KEY_DOWN && !e->as.key.repeat && strcmp(e->as.key.name, "f3") == 0)
+            v->overlay = !v->overlay;
+    }
+}
+
 void ona__video_request_window(ona__video *v, const ona_window_desc *desc) {
     uv_mutex_lock(&v->lock);
     v->pending_window = *desc;
@@ -263,14 +275,14 @@ void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
         v->event_count += ona__gamepads_update(&v->pads, v->events + v->event_count,
                                                ONA__MAX_EVENTS - v->event_count);
     }
-    for (uint32_t i = 0; i < v->event_count; i++) {
-        const ona_event *e = &v->events[i];
-        apply_input(v, e);
-        if (e->type == ONA_EVENT_QUIT)
-            *quit = true;
-        if (e->type == ONA_EVENT_KEY_DOWN && !e->as.key.repeat && strcmp(e->as.key.name, "f3") == 0)
-            v->overlay = !v->overlay;
-    }
+    take_events(v, quit);
+}
+
+void ona__video_step_events(ona__video *v, bool *quit, const ona_event *events, uint32_t count) {
+    v->event_count = ONA_MIN(count, (uint32_t)ONA__MAX_EVENTS);
+    if (v->event_count)
+        memcpy(v->events, events, v->event_count * sizeof *events);
+    take_events(v, quit);
 }
 
 int ona__video_request_screenshot(ona__video *v, const char *path) {
@@ -340,7 +352,25 @@ ona__render_queue *ona__video_queue(ona__video *v, int thread) {
     return thread >= 0 && (uint32_t)thread < v->queue_count ? &v->queues[thread] : NULL;
 }
 
+void ona__video_drop_draws(ona__video *v) {
+    ona__gamepads_apply(&v->pads);
+    ona__render_queue *queues[256];
+    uint32_t nq = ONA_MIN(v->queue_count, 256u);
+    for (uint32_t i = 0; i < nq; i++)
+        queues[i] = &v->queues[i];
+    if (ona__render_merge(queues, nq, &v->list) == 0)
+        ona__video_apply_settings(v);
+    else
+        ona_log(ONA_LOG_ERROR, "gfx", "out of memory merging the render queues; settings lost");
+    v->list.count = 0;
+    v->list.setting_count = 0;
+    for (uint32_t i = 0; i < nq; i++)
+        ona__render_queue_clear(queues[i]);
+}
+
 void ona__video_present(ona__video *v, const ona__overlay *overlay) {
+    v->draw_start_ns = ona__now_ns();
+    v->swap_start_ns = 0;
     ona__gamepads_apply(&v->pads);
     ona__render_queue *queues[256];
     uint32_t nq = ONA_MIN(v->queue_count, 256u);
@@ -385,13 +415,17 @@ void ona__video_present(ona__video *v, const ona__overlay *overlay) {
         memcpy(path, v->screenshot_path, sizeof path);
         v->screenshot_requested = false;
         uv_mutex_unlock(&v->lock);
+        v->swap_start_ns = ona__now_ns();
         if (shoot && ona__gfx_screenshot(v->gfx, v->width, v->height, path) == 0)
-            ona_log(ONA_LOG_INFO, "gfx", "screenshot written to %s", path);
+            ona_log(ONA_LOG_INFO, "screenshot", "written to %s", path);
         ona__window_swap(v->window);
     }
     for (uint32_t i = 0; i < nq; i++)
         ona__render_queue_clear(queues[i]);
     uint64_t now = ona__now_ns();
+    v->present_end_ns = now;
+    if (!v->swap_start_ns)
+        v->swap_start_ns = now;
     if (v->last_present_ns) {
         double fps = 1e9 / (double)(now - v->last_present_ns);
         v->fps = v->fps > 0 ? v->fps * 0.9 + fps * 0.1 : fps;

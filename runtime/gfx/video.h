@@ -112,6 +112,9 @@ typedef struct ona__video {
 
     bool overlay; /* the stats overlay, toggled by F3 */
     uint64_t last_present_ns;
+    /* The last present's stretches (main): the merge and draw from draw_start_ns to
+     * swap_start_ns, the swap (and screenshot) from there to present_end_ns. */
+    uint64_t draw_start_ns, swap_start_ns, present_end_ns;
     double fps;
 } ona__video;
 
@@ -132,6 +135,14 @@ void ona__video_free(ona__video *v);
  * keep it alive and to see it closed, but its events are dropped, and gamepads are not read. */
 void ona__video_begin_frame(ona__video *v, bool *quit, const ona_event *replay,
                             uint32_t replay_count);
+/* Main, before the turns of a step after a frame's first (fixed steps): the step's events are
+ * `events` (none, or a replay's), folded into the input state as begin_frame does; nothing is
+ * polled. Sets *quit for a QUIT event. */
+void ona__video_step_events(ona__video *v, bool *quit, const ona_event *events, uint32_t count);
+/* Main, after the turns of a step that is not drawn (fixed steps): applies the gamepad
+ * commands and the settings queued (cameras, clears, layers, uniforms: they persist), drops
+ * the draws and clears the queues. */
+void ona__video_drop_draws(ona__video *v);
 /* The render queue of the thread with that index (ona__runq_thread_index), or NULL. */
 ona__render_queue *ona__video_queue(ona__video *v, int thread);
 /* Main, after the turns and the uploads (ona__textures_upload, ona__video_shaders_build): applies

@@ -172,7 +172,7 @@ int ona__video_shader_reload(ona__video *v, uint32_t id) {
         return ONA_ESTALE;
     int rc = v->gfx ? build_shader(v, s) : 0;
     if (rc == 0)
-        ona_log(ONA_LOG_INFO, "gfx", "shader %s reloaded", s->path);
+        ona_log(ONA_LOG_INFO, "hot reload", "shader %s reloaded", s->path);
     else
         ona_log(ONA_LOG_WARN, "gfx", "shader %s: reload failed, the previous program stays",
                 s->path);

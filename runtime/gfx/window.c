@@ -9,6 +9,7 @@
  * every entry point loaded, so that result counts as success.
  */
 #include "window.h"
+#include "keys.h"
 #include "pin.h"
 
 #include "common.h"
@@ -243,6 +244,13 @@ void ona__window_normalise_key(ona_event *e) {
     char lowered[sizeof e->as.key.name];
     lower_copy(lowered, sizeof lowered, e->as.key.name);
     memcpy(e->as.key.name, lowered, sizeof lowered);
+    /* LÖVE's spelling of a key is SDL's key under another name ("lshift": "left shift"). */
+    const char *sdl = ona__keys_from_love(e->as.key.name);
+    if (sdl) {
+        snprintf(e->as.key.name, sizeof e->as.key.name, "%s", sdl);
+        if (e->as.key.scancode == 0)
+            e->as.key.scancode = scancode_from_name(sdl);
+    }
 }
 
 static bool translate(ona__window *w, const SDL_Event *s, ona_event *e) {

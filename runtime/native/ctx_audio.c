@@ -31,9 +31,37 @@ int ona_ctx_audio_play(ona_ctx *ctx, ona_sound sound, const ona_play_desc *desc,
         return rc;
     uint64_t voice = 0;
     rc = audio_push(ctx, &cmd, NULL, &voice);
+    if (rc == ONA_EBUSY && ona__system_audio_warn_once(ctx->sys))
+        ona_log(
+            ONA_LOG_WARN, "audio",
+            "%s: all %d voices are busy: ona_ctx_audio_play returned ONA_EBUSY (stop voices, or "
+            "play fewer at once; said once per system)",
+            ctx->sys->name, ONA_AUDIO_MAX_VOICES);
     if (rc == 0 && out)
         out->id = voice;
     return rc;
+}
+
+int ona_ctx_audio_set(ona_ctx *ctx, ona_voice voice, const ona_voice_set *set) {
+    if (!ctx || !set ||
+        (set->fields & ~(unsigned)(ONA_VOICE_VOLUME | ONA_VOICE_PAN | ONA_VOICE_PITCH)))
+        return ONA_EINVAL;
+    unsigned fields = (set->fields & ONA_VOICE_VOLUME ? ONA__SET_VOLUME : 0) |
+                      (set->fields & ONA_VOICE_PAN ? ONA__SET_PAN : 0) |
+                      (set->fields & ONA_VOICE_PITCH ? ONA__SET_PITCH : 0);
+    ona__audio_cmd cmd;
+    const char *why = NULL;
+    int rc = ona__services_set_cmd(voice.id, fields, set->volume, set->pan, set->pitch, &cmd, &why);
+    if (rc || !voice.id)
+        return rc;
+    return audio_push(ctx, &cmd, NULL, NULL);
+}
+
+bool ona_ctx_audio_playing(ona_ctx *ctx, ona_voice voice) {
+    if (!ctx)
+        return false;
+    int rc = 0;
+    return ona__system_audio_playing(ctx->sys, voice.id, &rc);
 }
 
 int ona_ctx_audio_stop(ona_ctx *ctx, ona_voice voice) {
@@ -52,7 +80,10 @@ int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume) {
     return rc ? rc : audio_push(ctx, &cmd, NULL, NULL);
 }
 
-int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *desc) {
+int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *desc,
+                        ona_voice *out) {
+    if (out)
+        out->id = 0;
     if (!ctx)
         return ONA_EINVAL;
     ona_music_desc d = desc ? *desc : (ona_music_desc){0};
@@ -73,5 +104,9 @@ int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *de
         ona__services_music_load(ona__ctx_services(ctx), found, ctx->sys->name, ctx->sys->id,
                                  resolved, sizeof resolved);
     }
-    return audio_push(ctx, &cmd, path ? resolved : NULL, NULL);
+    uint64_t voice = 0;
+    rc = audio_push(ctx, &cmd, path ? resolved : NULL, &voice);
+    if (rc == 0 && out && path)
+        out->id = voice;
+    return rc;
 }

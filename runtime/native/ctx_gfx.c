@@ -5,9 +5,12 @@
  * Design note. Every draw goes through the services' one draw path (ona__system_draw,
  * ona__system_print, ona__system_draw_tilemap), the one Lua systems use, so a frame's picture is
  * the same whichever host or thread drew it; outside a turn there is no frame to draw into
- * (ONA_ETHREAD). Shapes are built on the stack (ONA_SHAPE_MAX_POINTS bounds every one).
+ * (ONA_ETHREAD). Shapes are built on the stack (ONA_SHAPE_MAX_POINTS bounds every one). The
+ * draw-state stack (ona_ctx_gfx_*) is the one Lua's ona.gfx.push and its kin use
+ * (services/draw_transform.c).
  */
 #include "draw_state.h"
+#include "draw_transform.h"
 #include "native.h"
 
 #include <math.h>
@@ -135,4 +138,69 @@ int ona_ctx_draw_tilemap(ona_ctx *ctx, int layer, const ona_tilemap *map, float 
         return ONA_EINVAL;
     return ona__system_draw_tilemap(
         ctx->sys, &(ona__draw_key){.layer = layer, .texture = map->texture.id}, map, x, y);
+}
+
+int ona_ctx_gfx_push(ona_ctx *ctx, ona_gfx_push_what what) {
+    if (!ctx || (what != ONA_GFX_PUSH_TRANSFORM && what != ONA_GFX_PUSH_ALL))
+        return ONA_EINVAL;
+    return ona__system_push(ctx->sys, what == ONA_GFX_PUSH_ALL);
+}
+
+int ona_ctx_gfx_pop(ona_ctx *ctx) {
+    return ctx ? ona__system_pop(ctx->sys) : ONA_EINVAL;
+}
+
+int ona_ctx_gfx_translate(ona_ctx *ctx, float x, float y) {
+    if (!ctx)
+        return ONA_EINVAL;
+    if (!isfinite(x) || !isfinite(y))
+        return refuse(ctx, "ona_ctx_gfx_translate", "x and y must be finite");
+    ona__system_translate(ctx->sys, x, y);
+    return 0;
+}
+
+int ona_ctx_gfx_rotate(ona_ctx *ctx, float radians) {
+    if (!ctx)
+        return ONA_EINVAL;
+    if (!isfinite(radians))
+        return refuse(ctx, "ona_ctx_gfx_rotate", "the angle must be finite");
+    ona__system_rotate(ctx->sys, radians);
+    return 0;
+}
+
+int ona_ctx_gfx_scale(ona_ctx *ctx, float sx, float sy) {
+    if (!ctx)
+        return ONA_EINVAL;
+    if (!isfinite(sx) || !isfinite(sy) || sx == 0 || sy == 0)
+        return refuse(ctx, "ona_ctx_gfx_scale", "sx and sy must be finite and not 0");
+    ona__system_scale(ctx->sys, sx, sy);
+    return 0;
+}
+
+int ona_ctx_gfx_origin(ona_ctx *ctx) {
+    if (!ctx)
+        return ONA_EINVAL;
+    ona__system_origin(ctx->sys);
+    return 0;
+}
+
+int ona_ctx_gfx_transform_point(ona_ctx *ctx, bool inverse, float x, float y, float *ox,
+                                float *oy) {
+    if (!ctx || !ox || !oy)
+        return ONA_EINVAL;
+    ona__system_transform_point(ctx->sys, inverse, x, y, ox, oy);
+    return 0;
+}
+
+int ona_ctx_gfx_set_target(ona_ctx *ctx, ona_texture canvas) {
+    if (!ctx)
+        return ONA_EINVAL;
+    if (canvas.id && !ona__services_is_canvas(ona__ctx_services(ctx), canvas.id))
+        return refuse(ctx, "ona_ctx_gfx_set_target", "not a canvas (ona_runtime_canvas)");
+    ctx->sys->draw.target = canvas.id;
+    return 0;
+}
+
+ona_texture ona_ctx_gfx_target(ona_ctx *ctx) {
+    return (ona_texture){ctx ? ctx->sys->draw.target : 0};
 }

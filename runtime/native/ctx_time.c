@@ -11,6 +11,10 @@ double ona_ctx_time(ona_ctx *ctx) {
     return ctx ? ona__services_time(ona__ctx_services(ctx)) : 0;
 }
 
+double ona_ctx_alpha(ona_ctx *ctx) {
+    return ctx ? ona__ctx_services(ctx)->alpha : 0;
+}
+
 double ona_ctx_dt(ona_ctx *ctx) {
     return ctx ? ctx->sys->core->dt : 0;
 }

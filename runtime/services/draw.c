@@ -9,17 +9,40 @@
  * (ONA_ETHREAD). Reads of the video here (cameras, texture sizes) see the frame start's state:
  * main changes it only between frames.
  */
+#include "draw_transform.h"
 #include "services.h"
 #include "shapes.h"
 #include "text.h"
 
+/* Sprites through the system's draw state (draw_transform.c): its target unless the key names
+ * one, and its transform, in chunks on the stack when it is not the identity. */
 static int push_draw(ona__system *sys, const ona__draw_key *key, const ona_sprite *sprites,
                      uint32_t count) {
     ona__render_queue *q =
         ona__video_queue(&ona__services_of(sys)->video, ona__runq_thread_index());
     if (!q)
         return ONA_ETHREAD;
-    return ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, sprites, count);
+    const ona__draw_frame *f = &sys->draw;
+    ona__draw_key k;
+    if (f->target && !key->target) {
+        k = *key;
+        k.target = f->target;
+        key = &k;
+        if (k.target == k.texture)
+            return ONA_EINVAL;
+    }
+    if (f->identity)
+        return ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, sprites, count);
+    ona_sprite chunk[ONA__SHAPE_CHUNK];
+    for (uint32_t done = 0; done < count;) {
+        uint32_t n = ONA_MIN(count - done, (uint32_t)ONA__SHAPE_CHUNK);
+        ona__draw_frame_apply(f, sprites + done, chunk, n);
+        int rc = ona__render_queue_push(q, key, sys->spawn_order, &sys->draw_seq, chunk, n);
+        if (rc)
+            return rc;
+        done += n;
+    }
+    return 0;
 }
 
 /* A recording's digest of a draw: the key without its texture and canvas ids (handles are made
@@ -28,6 +51,8 @@ static void digest_draw(ona__system *sys, const ona__draw_key *key, const void *
                         size_t size) {
     uint64_t h = ona__digest_word(ONA__DIGEST_SEED, (uint64_t)(uint32_t)key->layer);
     h = ona__digest_word(h, ((uint64_t)key->blend << 32) | key->shader);
+    if (!sys->draw.identity) /* the transform it went through */
+        h = ona__digest_bytes(h, &sys->draw.a, 6 * sizeof sys->draw.a);
     ona__system_digest(sys, ONA__DIGEST_DREW, ona__digest_bytes(h, bytes, size));
 }
 
@@ -81,6 +106,7 @@ int ona__system_draw_tilemap(ona__system *sys, const ona__draw_key *key, const o
     float view[4];
     uint32_t total = 0;
     if (ona__video_layer_view(&s->video, key->layer, view)) {
+        ona__system_view_to_local(sys, view); /* the map's own space under the transform */
         /* One tile of margin: the view is the frame start's, a moving camera's lags a frame. */
         view[0] -= (float)m.tile_w;
         view[1] -= (float)m.tile_h;

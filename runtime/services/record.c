@@ -48,6 +48,11 @@ int ona__record_begin(ona__record *r, const char *path, const ona__rec_header *h
         return ONA_EIO;
     }
     r->recording = true;
+    if (ona__record_saves_begin(r) != 0) {
+        errno = ENOMEM;
+        record_fail(r, "out of memory recording to");
+        return ONA_ENOMEM;
+    }
     if (header->delivery == ONA_DELIVERY_IMMEDIATE)
         ona_log(ONA_LOG_WARN, "record",
                 "recording under immediate delivery: what systems receive depends on timing, so "
@@ -75,6 +80,19 @@ int ona__replay_begin(ona__record *r, const char *path) {
                 "frames",
                 path, r->rec.frame_count);
     r->replaying = true;
+    if (ona__record_saves_begin(r) != 0) {
+        ona_log(ONA_LOG_ERROR, "replay", "out of memory replaying %s", path);
+        return ONA_ENOMEM;
+    }
+    uint32_t left_out = r->rec.left_out;
+    for (uint32_t i = 0; i < r->rec.file_count; i++)
+        left_out += r->rec.version >= 3 && r->rec.files[i].frame && r->rec.files[i].size &&
+                    !r->rec.files[i].has_content;
+    if (left_out)
+        ona_log(ONA_LOG_WARN, "replay",
+                "%s left out the content of %u loaded saves or reloaded files (past what a "
+                "recording keeps): the replay cannot be exact where they are used",
+                path, left_out);
     return 0;
 }
 
@@ -90,6 +108,30 @@ const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events)
     const ona__rec_frame *f = &r->rec.frames[r->next];
     *events = r->rec.events ? r->rec.events + f->first_event : none;
     return f;
+}
+
+void ona__record_steps(ona__record *r, uint64_t frame, uint32_t count, double alpha) {
+    if (r->recording)
+        ona__rec_put_steps(&r->buf, frame, count, alpha); /* flushed with the frame */
+}
+
+bool ona__replay_steps(ona__record *r, uint32_t *count, double *alpha) {
+    *count = 1;
+    *alpha = 0;
+    if (r->next >= r->rec.frame_count) {
+        const ona_event *unused;
+        ona__replay_next(r, &unused); /* says once that the recording ended */
+        return false;
+    }
+    uint64_t frame = r->rec.frames[r->next].frame;
+    while (r->next_steps < r->rec.steps_count && r->rec.steps[r->next_steps].frame < frame)
+        r->next_steps++;
+    if (r->next_steps < r->rec.steps_count && r->rec.steps[r->next_steps].frame == frame) {
+        const ona__rec_steps *st = &r->rec.steps[r->next_steps++];
+        *count = ONA_MIN(st->count, r->rec.frame_count - r->next);
+        *alpha = st->alpha;
+    }
+    return true;
 }
 
 /* This frame's digests, one entry per system that did something, in spawn order; the systems'
@@ -317,6 +359,7 @@ int ona__record_frame(ona__record *r, ona__core *core, double dt, const ona_even
         return rc;
     }
     ona__record_note_files(r);
+    ona__record_saves_flush(r); /* the frame's loads, before it */
     for (uint32_t i = 0; i < r->now_count; i++)
         if (!named(r, r->now[i].order))
             for (uint32_t s = 0; s < core->system_count; s++)
@@ -367,7 +410,9 @@ void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame) {
 }
 
 void ona__record_end(ona__record *r) {
+    bool replayed = r->replaying || r->replayed;
     if (r->out) {
+        ona__record_saves_flush(r);
         ona__rec_put_end(&r->buf, r->frames);
         record_flush(r);
         if (r->out && fclose(r->out) != 0)
@@ -379,6 +424,8 @@ void ona__record_end(ona__record *r) {
     ona__free(r->now);
     ona__free(r->interrupted);
     ona__record_files_free(r);
+    ona__record_saves_end(r);
     ona__recording_free(&r->rec);
     memset(r, 0, sizeof *r);
+    r->replayed = replayed; /* the systems' exits, after this, still keep off the save folder */
 }

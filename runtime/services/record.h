@@ -5,7 +5,9 @@
  * Layering: services. The assembly (runtime.c) opens a recording or a replay at create, hands
  * each frame's events and dt to it, and after the turns asks it to write or check the frame's
  * digests, which the core keeps per system (digest.h); record_files.c names the game files the
- * session loaded (the watcher's list, hot_reload.h) and the hot reloads. Main thread only.
+ * session loaded (the watcher's list, hot_reload.h) and the hot reloads with their content;
+ * record_saves.c keeps and answers the saves' loads. Main thread only, but for the saves'
+ * functions (any thread, under the record's `load_lock`).
  */
 #ifndef ONA_RECORD_H
 #define ONA_RECORD_H
@@ -16,10 +18,18 @@
 
 #include <stdio.h>
 
-#define ONA__RECORD_VERSION 2
+#define ONA__RECORD_VERSION 3
 #define ONA__RECORD_MAGIC "ONAREC\0\n"
 #define ONA__RECORD_NAME_BYTES 64
 #define ONA__RECORD_PATH_BYTES 1024
+/* The content a recording keeps (version 3): of each save loaded ('L') and of each hot reload's
+ * new file ('C'), at most FILE_BYTES a file and TOTAL_BYTES in all for each of the two kinds.
+ * Past them the content is left out with a warning, and a replay that needs it says it cannot be
+ * exact there. */
+#define ONA__RECORD_CONTENT_FILE_BYTES (1u << 20)
+#define ONA__RECORD_CONTENT_TOTAL_BYTES (16u << 20)
+/* The longest error text a recorded load keeps. */
+#define ONA__RECORD_ERROR_BYTES 600
 
 /* One system's digests of one frame: for each kind (ONA__DIGEST_*) in `mask`, how many items
  * and the low 32 bits of their digest. */
@@ -42,6 +52,14 @@ typedef struct ona__rec_frame {
     /* The systems (spawn orders) whose turn a budget interrupt ended in the frame. */
     uint32_t first_interrupted, interrupted_count;
 } ona__rec_frame;
+
+/* A frame of fixed steps ('A', version 3): the steps from `frame` on that one ona_runtime_step
+ * ran before its picture, and the alpha the systems saw in them. */
+typedef struct ona__rec_steps {
+    uint64_t frame;
+    uint32_t count;
+    double alpha;
+} ona__rec_steps;
 
 /* A message sent from C ('M'): its values' encoding is `values[offset, offset + size)` of the
  * recording's `send_bytes`. */
@@ -68,7 +86,23 @@ enum {
 typedef struct ona__rec_file {
     uint32_t name; /* offset of its path in the recording's `names` */
     uint64_t frame, size, digest;
+    /* A reload whose new content is kept ('C', version 3): `contents[content, + content_size)`. */
+    bool has_content;
+    uint32_t content, content_size;
 } ona__rec_file;
+
+/* A save loaded ('L', version 3): by `loader` (spawn order + 1; 0: C outside any system) in
+ * `frame`, with what the load returned: `rc` 0 and, when `kept`, the save's payload (message
+ * codec bytes of one value), or an error code and its text; either in
+ * `contents[offset, + size)`. */
+typedef struct ona__rec_load {
+    uint64_t frame;
+    uint32_t loader;
+    char name[72];
+    int rc;
+    bool kept;
+    uint32_t offset, size;
+} ona__rec_load;
 
 typedef struct ona__rec_system {
     uint32_t order;
@@ -101,10 +135,17 @@ typedef struct ona__recording {
     uint32_t names_size, names_cap;
     ona__rec_send *sends;
     uint32_t send_count, send_cap;
+    ona__rec_steps *steps; /* in frame order */
+    uint32_t steps_count, steps_cap;
     uint8_t *send_bytes;
     uint32_t send_bytes_size, send_bytes_cap;
-    bool ended;     /* the end chunk was read: the session closed cleanly */
-    bool truncated; /* the file stops inside a chunk (a crash while recording) */
+    ona__rec_load *loads;
+    uint32_t load_count, load_cap;
+    uint8_t *contents; /* the kept saves and reloads, and the loads' error texts */
+    uint32_t contents_size, contents_cap;
+    uint32_t left_out; /* loads and reloads whose content was past the bounds */
+    bool ended;        /* the end chunk was read: the session closed cleanly */
+    bool truncated;    /* the file stops inside a chunk (a crash while recording) */
 } ona__recording;
 
 /* Reads `size` untrusted bytes as a recording into *out (zeroed first): 0, or ONA_EFORMAT with
@@ -132,6 +173,8 @@ typedef struct ona__rec_buf {
 } ona__rec_buf;
 
 void ona__rec_buf_free(ona__rec_buf *b);
+/* Appends `n` bytes as they are (chunks encoded elsewhere). */
+void ona__rec_put_bytes(ona__rec_buf *b, const void *bytes, size_t n);
 
 /* What a recording's header says. */
 typedef struct ona__rec_header {
@@ -149,6 +192,13 @@ void ona__rec_put_file(ona__rec_buf *b, const char *path, uint64_t size, uint64_
 void ona__rec_put_reload(ona__rec_buf *b, uint64_t frame, const char *path, uint64_t size,
                          uint64_t digest);
 void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name);
+/* A hot reload's new content ('C'), written right after its 'R'. */
+void ona__rec_put_content(ona__rec_buf *b, uint64_t frame, const char *path, const uint8_t *bytes,
+                          size_t size);
+/* A save loaded by `loader` in `frame`: rc 0 with the payload (`bytes` NULL: left out, past the
+ * bounds), else rc and its error text `err`. */
+void ona__rec_put_load(ona__rec_buf *b, uint64_t frame, uint32_t loader, const char *name, int rc,
+                       const uint8_t *bytes, size_t size, const char *err);
 /* A message sent from C to spawn order `order`, delivered in `frame` (read, not consumed);
  * _values writes values already encoded (a parsed recording's). */
 void ona__rec_put_send(ona__rec_buf *b, uint64_t frame, uint32_t order, ona_message *m);
@@ -160,6 +210,7 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
                         uint32_t event_count, const ona__rec_digest *digests, uint32_t digest_count,
                         const uint32_t *interrupted, uint32_t interrupted_count);
 void ona__rec_put_end(ona__rec_buf *b, uint64_t frames);
+void ona__rec_put_steps(ona__rec_buf *b, uint64_t frame, uint32_t count, double alpha);
 
 /* --- A runtime's recording or replay (record.c) ---------------------------------------------- */
 
@@ -188,13 +239,25 @@ typedef struct ona__record {
     /* Replaying: the recording and the next frame to play. */
     ona__recording rec;
     uint32_t next;
-    uint32_t next_send; /* the next recorded message from C */
+    uint32_t next_send;  /* the next recorded message from C */
+    uint32_t next_steps; /* the next recorded frame of fixed steps */
     bool ended_logged;
     uint64_t diverged_frame;  /* 0: no divergence */
     uint64_t interrupt_frame; /* the last frame up to now with a budget interrupt, either run */
     uint32_t interrupt_order; /* the interrupted system (spawn order) */
     bool interrupt_recorded;  /* in the recording (else in this replay) */
     char divergence[768];
+    /* Saves (record_saves.c), loaded and saved from any thread: under `load_lock`. */
+    uv_mutex_t load_lock;
+    bool load_lock_ready;
+    bool replayed;         /* a replay ran: saves stay off the disk until the runtime ends */
+    ona__rec_buf load_buf; /* recording: the 'L' chunks since the last frame written */
+    uint64_t save_bytes;   /* recording: save content kept so far */
+    uint64_t reload_bytes; /* recording (main): reload content kept so far */
+    uint32_t *load_seq;    /* replaying: loads made so far, by loader (spawn order + 1) */
+    uint32_t load_seq_cap;
+    uint32_t *load_index; /* replaying: the recording's loads, by loader then in order */
+    bool mismatch_warned, left_out_warned; /* replaying: those warnings are given once */
 } ona__record;
 
 /* Where a recording's paths are relative to: the watcher listing the loaded files and the
@@ -221,6 +284,13 @@ void ona__record_files_free(ona__record *r);
 /* Replaying: the next recorded frame (its events and dt), or NULL once the recording has no
  * more frames. */
 const ona__rec_frame *ona__replay_next(ona__record *r, const ona_event **events);
+/* Before a frame of fixed steps whose first step is `frame`: recording writes its step count
+ * and alpha ('A'). */
+void ona__record_steps(ona__record *r, uint64_t frame, uint32_t count, double alpha);
+/* Replaying, before a frame: how many recorded frames the next ona_runtime_step plays and the
+ * alpha they saw (1 and 0 where the recording has no 'A' there). False when the recording has
+ * no frame left. */
+bool ona__replay_steps(ona__record *r, uint32_t *count, double *alpha);
 /* After the frame's turns: gathers every system's digests (and clears them); recording writes
  * the frame (events, dt, digests) and flushes it, replaying compares them with the recorded
  * frame and returns ONA_EDIVERGED with `divergence` written at the first difference. */
@@ -232,6 +302,20 @@ size_t ona__record_send(ona__record *r, ona__core *core, uint64_t to, ona_messag
 void ona__record_unsend(ona__record *r, size_t mark);
 /* Replaying, before frame `frame`'s boundary: sends the messages recorded for it. */
 void ona__replay_sends(ona__record *r, ona__core *core, uint64_t frame);
+/* record_saves.c, any thread (a system's turn, or C). Saves `value` as `name` in `dir`; a replay
+ * checks the value as a save would and writes nothing. `r` may be NULL (no recording). */
+int ona__record_save(ona__record *r, const char *dir, const char *name, ona_message *value,
+                     char *err, size_t errsize);
+/* Loads save `name` (ona__save_read's results). Recording: from `dir`, and what it returned is
+ * written ('L'). Replaying: the recording's answer to the same load (by the running system of
+ * `core`, or C, in order), never the folder. */
+int ona__record_load(ona__record *r, ona__core *core, const char *dir, const char *name,
+                     uint8_t **bytes, size_t *size, char *err, size_t errsize);
+/* Main: the lock and, for a replay, the loads' index (0 or ONA_ENOMEM); the frame's loads written
+ * before its frame chunk; what the saves hold freed. */
+int ona__record_saves_begin(ona__record *r);
+void ona__record_saves_flush(ona__record *r);
+void ona__record_saves_end(ona__record *r);
 /* Writes the end chunk and closes the file; frees the replay. */
 void ona__record_end(ona__record *r);
 

@@ -9,8 +9,12 @@
  * named relative to the script root they are under, so a replay from another folder or machine
  * finds them. A replay reads the recorded list at start and names each file that is missing or
  * whose digest differs; it does not stop: checking a fix against a recorded bug is the point.
- * A hot reload is written with the frame it took effect in and replayed at that frame, with the
- * file as it is now (its content is not recorded: a difference is named when it is replayed).
+ * A hot reload is written with the frame it took effect in and its new content ('C', at most
+ * ONA__RECORD_CONTENT_FILE_BYTES a file and _TOTAL_BYTES in all, with a warning past them), and
+ * replayed at that frame with that content, which stands in for the file on disk from then on
+ * (paths_overlay.c), whatever the disk holds now. A reload without content (an older recording,
+ * or past the bounds) is replayed with the file as it is now, and a difference is named. With
+ * resimulate the current files are the point: the disk is read.
  */
 #include "record.h"
 
@@ -44,6 +48,7 @@ int ona__record_files_init(ona__record *r, ona__hot_reload *hot, char *const *ro
 }
 
 void ona__record_files_free(ona__record *r) {
+    ona__paths_overlay_drop(r);
     for (uint32_t i = 0; r->real_roots && i < r->root_count; i++)
         ona__free(r->real_roots[i]);
     ona__free(r->real_roots);
@@ -102,6 +107,34 @@ void ona__record_note_files(ona__record *r) {
     }
 }
 
+/* Writes the reload of `path` in `frame` ('R') and, within the bounds, its content ('C'). */
+static void record_reload(ona__record *r, uint64_t frame, const char *path) {
+    const char *rel = relative(r, path);
+    if (strlen(rel) >= ONA__RECORD_PATH_BYTES)
+        return;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    uint64_t size = 0, digest = 0;
+    if (ona__read_file(path, MAX_FILE_BYTES, &bytes, &n) == 0) {
+        size = n;
+        digest = ona__digest_bytes(ONA__DIGEST_SEED, bytes, n);
+    }
+    ona__rec_put_reload(&r->buf, frame, rel, size, digest);
+    if (bytes && n <= ONA__RECORD_CONTENT_FILE_BYTES &&
+        r->reload_bytes + n <= ONA__RECORD_CONTENT_TOTAL_BYTES) {
+        r->reload_bytes += n;
+        ona__rec_put_content(&r->buf, frame, rel, bytes, n);
+    } else if (bytes) {
+        ona_log(ONA_LOG_WARN, "record",
+                "the reload of %s (%zu bytes) in frame %llu is past what a recording keeps (%u KiB "
+                "a file, %u MiB in all): its content is not recorded, so a replay cannot be exact "
+                "from here",
+                rel, n, (unsigned long long)frame, ONA__RECORD_CONTENT_FILE_BYTES >> 10,
+                ONA__RECORD_CONTENT_TOTAL_BYTES >> 20);
+    }
+    ona__free(bytes);
+}
+
 /* Where the recording's file `name` is now: an absolute name as it is, else under the first
  * script root that has it (the first root when none has). */
 static void locate(const ona__record *r, const char *name, char *out, size_t size) {
@@ -139,14 +172,8 @@ void ona__record_reloads(ona__record *r, uint64_t frame) {
     if (!h)
         return;
     if (r->recording) {
-        for (uint32_t i = 0; i < h->changed_count; i++) {
-            const char *rel = relative(r, h->changed[i]);
-            if (strlen(rel) >= ONA__RECORD_PATH_BYTES)
-                continue;
-            uint64_t size, digest;
-            digest_file(h->changed[i], &size, &digest);
-            ona__rec_put_reload(&r->buf, frame, rel, size, digest);
-        }
+        for (uint32_t i = 0; i < h->changed_count; i++)
+            record_reload(r, frame, h->changed[i]);
         return;
     }
     if (!r->replaying)
@@ -168,13 +195,23 @@ void ona__record_reloads(ona__record *r, uint64_t frame) {
                     name, (unsigned long long)frame);
             continue;
         }
-        uint64_t size, digest;
-        digest_file(path, &size, &digest);
-        if (size != f->size || digest != f->digest)
-            ona_log(ONA_LOG_WARN, "replay",
-                    "%s is reloaded at frame %llu as recorded, but it is not the content that "
-                    "was reloaded then",
-                    name, (unsigned long long)frame);
+        if (f->has_content && !r->resimulate) {
+            if (ona__paths_overlay_put(r, path, r->rec.contents + f->content, f->content_size)) {
+                ona_log(ONA_LOG_ERROR, "replay", "out of memory replaying the reload of %s", name);
+                continue;
+            }
+        } else {
+            uint64_t size, digest;
+            digest_file(path, &size, &digest);
+            if (size != f->size || digest != f->digest)
+                ona_log(ONA_LOG_WARN, "replay",
+                        "%s is reloaded at frame %llu from the file as it is now, which is not the "
+                        "content that was reloaded then%s",
+                        name, (unsigned long long)frame,
+                        r->rec.version >= 3 && !r->resimulate
+                            ? " (the recording did not keep it: the replay cannot be exact)"
+                            : "");
+        }
         if (ona__hot_reload_mark(h, path) != 0)
             ona_log(ONA_LOG_ERROR, "replay", "out of memory replaying the reload of %s", name);
     }

@@ -2,11 +2,12 @@
  * record_format.c: the byte format of a recording (`ona --record`, ona_runtime_desc.record_path)
  * and its writer (chunk encoders).
  *
- * Format, version 2 (version 1, without seed, window size, 'G', 'R' and interrupts, is still
- * read). Integers are little-endian; `varint` is unsigned LEB128 (at most 10 bytes); `str` is a
- * varint length then that many bytes, none of them NUL; `f32`/`f64` are IEEE-754 bit patterns.
+ * Format, version 3 (version 2, without 'A', 'L' and 'C', and version 1, without seed, window
+ * size, 'G', 'R' and interrupts either, are still read). Integers are little-endian; `varint` is
+ * unsigned LEB128 (at most 10 bytes); `str` is a varint length then that many bytes, none of
+ * them NUL; `f32`/`f64` are IEEE-754 bit patterns.
  *
- *   file   = magic "ONAREC\0\n" (8 bytes), u32 format version (2), then chunks to the end
+ *   file   = magic "ONAREC\0\n" (8 bytes), u32 format version (3), then chunks to the end
  *   chunk  = u8 tag, u32 payload length, payload, u32 CRC32 of tag, length and payload
  *   'H'    = header, first and once: str runtime version ("0.1.0"), str game folder as given,
  *            u8 delivery (ona_delivery), varint threads, varint arg count, str key=value each;
@@ -17,6 +18,16 @@
  *            under, else as resolved), varint size, u64 digest of its bytes (digest.h's hash;
  *            two u32, low first); size and digest 0 when it could not be read
  *   'R'    = a hot reload: varint frame it took effect in, then as 'G' (the new content's)
+ *   'C'    = version 3: the new content of the hot reload in the 'R' chunk just before it:
+ *            varint frame, str path (both as in its 'R'), then the file's bytes to the chunk's end;
+ *            absent when the file was past ONA__RECORD_CONTENT_FILE_BYTES, or the recording's
+ *            reloads past ONA__RECORD_CONTENT_TOTAL_BYTES, or it could not be read
+ *   'L'    = version 3: a save loaded (ona.load, ona_ctx_load, ona_runtime_load), written before
+ *            the frame it was loaded in: varint frame (0: before the first), varint loader
+ *            (spawn order + 1; 0: C outside any system), str save name, varint result (0:
+ *            loaded, else the ONA_E* code negated); loaded: u8 kept (1: the save's payload, the
+ *            message codec's bytes of one value, follows to the chunk's end; 0: left out, past
+ *            the bounds 'C' has); not loaded: str the error's text (< 600), e.g. "no such save"
  *   'M'    = a message sent from C (ona_runtime_send) between frames: varint frame it is
  *            delivered in, varint receiver's spawn order, then its values to the chunk's end:
  *            u8 kind (1 nil, 2 false, 3 true, 4 number: f64, 5 string: varint length and
@@ -28,6 +39,9 @@
  *            f64 dt, varint event count (at most 256), events, varint digest count, digests;
  *            version 2 goes on: varint count of systems whose turn a budget interrupt ended
  *            in the frame, varint spawn order each (growing)
+ *   'A'    = a frame of fixed steps (version 3; ona_runtime_desc.fixed_step), written before
+ *            its first step's 'F': varint frame number of the first step, varint step count
+ *            (1 to 1000: that many 'F' follow before the picture), f64 alpha in [0, 1)
  *   'E'    = the end, after the last frame of a session that closed: varint frame count
  *   event  = u8 ona_event_type, then by type:
  *              KEY_DOWN/UP     str name (< 32), varint scancode, u8 repeat
@@ -43,7 +57,9 @@
  *            version 2 goes on with the first min(count, 8) messages: varint sender's spawn
  *            order + 1 (0: from C), u32 low half of that message's digest
  *
- * A system with no item of any kind in a frame has no digest there. Unknown tags are an error:
+ * A system's loads are in the order it made them, so a replay answers its nth load with its nth
+ * 'L' whatever the thread count. A system with no item of any kind in a frame has no digest
+ * there. Unknown tags are an error:
  * a new chunk is a new format version. A frame of a small game is 10-30 bytes plus its events
  * and 6-10 bytes per system that did something. The reader is record_read.c.
  */
@@ -59,7 +75,7 @@ void ona__rec_buf_free(ona__rec_buf *b) {
 }
 
 static void put(ona__rec_buf *b, const void *bytes, size_t n) {
-    if (b->failed)
+    if (b->failed || n == 0)
         return;
     if (b->size + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -75,6 +91,11 @@ static void put(ona__rec_buf *b, const void *bytes, size_t n) {
     }
     memcpy(b->bytes + b->size, bytes, n);
     b->size += n;
+}
+
+void ona__rec_put_bytes(ona__rec_buf *b, const void *bytes, size_t n) {
+    if (n)
+        put(b, bytes, n);
 }
 
 static void put_u8(ona__rec_buf *b, uint8_t v) {
@@ -186,6 +207,32 @@ void ona__rec_put_system(ona__rec_buf *b, uint32_t order, const char *name) {
     chunk_end(b, at);
 }
 
+void ona__rec_put_content(ona__rec_buf *b, uint64_t frame, const char *path, const uint8_t *bytes,
+                          size_t size) {
+    size_t at = chunk_begin(b, 'C');
+    put_varint(b, frame);
+    put_str(b, path, ONA__RECORD_PATH_BYTES - 1);
+    put(b, bytes, size);
+    chunk_end(b, at);
+}
+
+void ona__rec_put_load(ona__rec_buf *b, uint64_t frame, uint32_t loader, const char *name, int rc,
+                       const uint8_t *bytes, size_t size, const char *err) {
+    size_t at = chunk_begin(b, 'L');
+    put_varint(b, frame);
+    put_varint(b, loader);
+    put_str(b, name, ONA__SAVE_MAX_NAME);
+    put_varint(b, rc < 0 ? (uint64_t) - (int64_t)rc : 0);
+    if (rc == 0) {
+        put_u8(b, bytes ? 1 : 0);
+        if (bytes)
+            put(b, bytes, size);
+    } else {
+        put_str(b, err ? err : "", ONA__RECORD_ERROR_BYTES - 1);
+    }
+    chunk_end(b, at);
+}
+
 static void put_event(ona__rec_buf *b, const ona_event *e) {
     put_u8(b, (uint8_t)e->type);
     switch (e->type) {
@@ -256,6 +303,14 @@ void ona__rec_put_frame(ona__rec_buf *b, uint64_t frame, double dt, const ona_ev
     put_varint(b, interrupted_count);
     for (uint32_t i = 0; i < interrupted_count; i++)
         put_varint(b, interrupted[i]);
+    chunk_end(b, at);
+}
+
+void ona__rec_put_steps(ona__rec_buf *b, uint64_t frame, uint32_t count, double alpha) {
+    size_t at = chunk_begin(b, 'A');
+    put_varint(b, frame);
+    put_varint(b, count);
+    put_f64(b, alpha);
     chunk_end(b, at);
 }
 

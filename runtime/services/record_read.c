@@ -152,6 +152,91 @@ static int parse_file(ona__rec_reader *r, ona__recording *out, uint64_t frame) {
     return 0;
 }
 
+/* Appends `n` bytes to the recording's `contents` at *offset: 0, -1 past 4 GiB, ONA_ENOMEM. */
+static int keep(ona__recording *out, const uint8_t *bytes, size_t n, uint32_t *offset) {
+    if ((uint64_t)out->contents_size + n > UINT32_MAX)
+        return -1;
+    if (!out->contents || out->contents_size + n > out->contents_cap) { /* never NULL after */
+        size_t cap = out->contents_cap ? out->contents_cap : 1024;
+        while (cap < out->contents_size + n)
+            cap *= 2;
+        uint8_t *grown = cap <= UINT32_MAX ? ona__realloc(out->contents, cap) : NULL;
+        if (!grown)
+            return ONA_ENOMEM;
+        out->contents = grown;
+        out->contents_cap = (uint32_t)cap;
+    }
+    if (n)
+        memcpy(out->contents + out->contents_size, bytes, n);
+    *offset = out->contents_size;
+    out->contents_size += (uint32_t)n;
+    return 0;
+}
+
+/* A 'C' chunk: the content of the reload just before it (the last file read, an 'R' of the same
+ * frame and path without content yet). */
+static int parse_content(ona__rec_reader *r, ona__recording *out) {
+    uint64_t frame = ona__rec_get_varint(r);
+    char path[ONA__RECORD_PATH_BYTES];
+    ona__rec_get_str(r, path, sizeof path);
+    if (r->bad || !out->file_count)
+        return -1;
+    ona__rec_file *f = &out->files[out->file_count - 1];
+    if (f->frame == 0 || f->frame != frame || f->has_content ||
+        strcmp(out->names + f->name, path) != 0)
+        return -1;
+    size_t n = (size_t)(r->end - r->p);
+    int rc = keep(out, r->p, n, &f->content);
+    if (rc)
+        return rc;
+    r->p = r->end;
+    f->has_content = true;
+    f->content_size = (uint32_t)n;
+    return 0;
+}
+
+/* An 'L' chunk: a save loaded, and what the load returned. */
+static int parse_load(ona__rec_reader *r, ona__recording *out) {
+    ona__rec_load l = {0};
+    l.frame = ona__rec_get_varint(r);
+    uint64_t loader = ona__rec_get_varint(r);
+    ona__rec_get_str(r, l.name, ONA__SAVE_MAX_NAME + 1);
+    uint64_t code = ona__rec_get_varint(r);
+    if (r->bad || loader > UINT32_MAX || code > 1000 || ona__save_check_name(l.name, NULL, 0))
+        return -1;
+    l.loader = (uint32_t)loader;
+    l.rc = -(int)code;
+    int rc;
+    if (l.rc == 0) {
+        uint8_t kept = ona__rec_get_u8(r);
+        if (r->bad || kept > 1)
+            return -1;
+        l.kept = kept == 1;
+        size_t n = (size_t)(r->end - r->p);
+        uint32_t values = 0;
+        if (l.kept ? ona_message_validate(r->p, n, &values) != 0 || values != 1 : n != 0)
+            return -1;
+        rc = keep(out, r->p, n, &l.offset);
+        l.size = (uint32_t)n;
+        r->p = r->end;
+    } else {
+        char text[ONA__RECORD_ERROR_BYTES];
+        ona__rec_get_str(r, text, sizeof text);
+        if (r->bad)
+            return -1;
+        l.size = (uint32_t)strlen(text);
+        rc = keep(out, (const uint8_t *)text, l.size, &l.offset);
+    }
+    if (rc)
+        return rc;
+    if (!ona__rec_grow((void **)&out->loads, &out->load_cap, out->load_count, sizeof *out->loads))
+        return ONA_ENOMEM;
+    out->loads[out->load_count++] = l;
+    if (l.rc == 0 && !l.kept)
+        out->left_out++;
+    return 0;
+}
+
 static int parse_frame(ona__rec_reader *r, ona__recording *out, char *err, size_t errsize) {
     if (!ona__rec_grow((void **)&out->frames, &out->frame_cap, out->frame_count,
                        sizeof *out->frames))
@@ -312,6 +397,33 @@ int ona__recording_parse(const uint8_t *bytes, size_t size, ona__recording *out,
             rc = r.bad || (tag == 'R' && frame == 0) ? -1 : parse_file(&r, out, frame);
             break;
         }
+        case 'C':
+        case 'L':
+            if (out->version < 3)
+                return fail(err, errsize, "a '%c' chunk in a version %u recording, at byte %zu",
+                            tag, out->version, at);
+            rc = tag == 'C' ? parse_content(&r, out) : parse_load(&r, out);
+            break;
+        case 'A': {
+            if (out->version < 3)
+                return fail(err, errsize, "an 'A' chunk in a version %u recording, at byte %zu",
+                            out->version, at);
+            if (!ona__rec_grow((void **)&out->steps, &out->steps_cap, out->steps_count,
+                               sizeof *out->steps))
+                return ONA_ENOMEM;
+            ona__rec_steps *st = &out->steps[out->steps_count];
+            st->frame = ona__rec_get_varint(&r);
+            uint64_t count = ona__rec_get_varint(&r);
+            st->alpha = ona__rec_get_f64(&r);
+            st->count = (uint32_t)ONA_MIN(count, 1001);
+            uint64_t after = out->steps_count ? out->steps[out->steps_count - 1].frame : 0;
+            rc = r.bad || st->frame <= after || count == 0 || count > 1000 ||
+                         !(st->alpha >= 0 && st->alpha < 1)
+                     ? -1
+                     : 0;
+            out->steps_count += rc == 0;
+            break;
+        }
         case 'E': {
             uint64_t frames = ona__rec_get_varint(&r);
             rc = !r.bad && frames == out->frame_count ? 0 : -1;
@@ -342,9 +454,12 @@ void ona__recording_free(ona__recording *r) {
     ona__free(r->systems);
     ona__free(r->interrupted);
     ona__free(r->sends);
+    ona__free(r->steps);
     ona__free(r->send_bytes);
     ona__free(r->files);
     ona__free(r->names);
+    ona__free(r->loads);
+    ona__free(r->contents);
     memset(r, 0, sizeof *r);
 }
 

@@ -58,7 +58,7 @@ int ona__rec_parse_send(ona__rec_reader *r, ona__recording *out) {
     size_t size = (size_t)(r->p - values);
     if (depth || out->send_bytes_size + size > UINT32_MAX)
         return -1;
-    if (out->send_bytes_size + size > out->send_bytes_cap) {
+    if (!out->send_bytes || out->send_bytes_size + size > out->send_bytes_cap) { /* never NULL */
         size_t cap = out->send_bytes_cap ? out->send_bytes_cap : 1024;
         while (cap < out->send_bytes_size + size)
             cap *= 2;

@@ -22,6 +22,7 @@
  *    failure is logged here, so both hosts and the C API report a save the same way.
  */
 #include "save.h"
+#include "record.h"
 #include "services.h"
 
 #include <errno.h>
@@ -334,6 +335,26 @@ static int locate(const char *dir, const char *name, char *path, size_t size, ch
     return 0;
 }
 
+int ona__save_check_value(const char *name, ona_message *value, char *err, size_t errsize) {
+    int rc = ona__save_check_name(name, err, errsize);
+    if (rc)
+        return rc;
+    if (!value || ona_message_count(value) != 1) {
+        put_err(err, errsize, "save %s: a save holds exactly one value, got %u", name,
+                value ? ona_message_count(value) : 0);
+        return ONA_EINVAL;
+    }
+    ona_message flat;
+    char what[320];
+    rc = flatten(value, &flat, what, sizeof what);
+    if (rc) {
+        put_err(err, errsize, "save %s: %s", name, what);
+        return rc;
+    }
+    ona_message_release(&flat);
+    return 0;
+}
+
 int ona__save_write_message(const char *dir, const char *name, ona_message *value, char *err,
                             size_t errsize) {
     char path[4096];
@@ -478,6 +499,15 @@ int ona__save_read_message(const char *dir, const char *name, ona_message *out, 
     int rc = ona__save_read(dir, name, &bytes, &size, err, errsize);
     if (rc)
         return rc;
+    rc = ona__save_decode(bytes, size, out);
+    ona__free(bytes);
+    if (rc)
+        put_err(err, errsize, "save %s: %s", name, ona_strerror(rc));
+    return rc;
+}
+
+int ona__save_decode(const uint8_t *bytes, size_t size, ona_message *out) {
+    ona_message_init(out);
     /* Checked bytes without references: copy them token by token through the writer, the one
      * producer of the format. This is also the conversion of older versions: a version 1 file's
      * STRING tokens come out as the writer writes strings today (STRING8 when short). */
@@ -514,12 +544,9 @@ int ona__save_read_message(const char *dir, const char *name, ona_message *out, 
             break;
         }
     }
-    ona__free(bytes);
-    rc = ona_message_writer_end(&w);
-    if (rc) {
+    int rc = ona_message_writer_end(&w);
+    if (rc)
         ona_message_release(out);
-        put_err(err, errsize, "save %s: %s", name, ona_strerror(rc));
-    }
     return rc;
 }
 
@@ -547,7 +574,7 @@ int ona__services_init_saves(ona__services *s, const char *save_dir, const char 
 
 int ona__services_save(ona__services *s, const char *name, ona_message *value) {
     char err[512];
-    int rc = ona__save_write_message(s->save_dir, name, value, err, sizeof err);
+    int rc = ona__record_save(s->record, s->save_dir, name, value, err, sizeof err);
     if (rc)
         ona_log(ONA_LOG_ERROR, "save", "%s", err);
     return rc;
@@ -555,7 +582,17 @@ int ona__services_save(ona__services *s, const char *name, ona_message *value) {
 
 int ona__services_load(ona__services *s, const char *name, ona_message *out) {
     char err[512];
-    int rc = ona__save_read_message(s->save_dir, name, out, err, sizeof err);
+    uint8_t *bytes;
+    size_t size;
+    ona_message_init(out);
+    int rc =
+        ona__record_load(s->record, s->core, s->save_dir, name, &bytes, &size, err, sizeof err);
+    if (rc == 0) {
+        rc = ona__save_decode(bytes, size, out);
+        ona__free(bytes);
+        if (rc)
+            snprintf(err, sizeof err, "save %s: %s", name, ona_strerror(rc));
+    }
     if (rc)
         ona_log(rc == ONA_ENOENT ? ONA_LOG_DEBUG : ONA_LOG_ERROR, "save", "%s", err);
     return rc;

@@ -63,6 +63,14 @@ int ona__save_write_atomic(const char *dir, const char *path, const void *head, 
 int ona__save_read(const char *dir, const char *name, uint8_t **bytes, size_t *size, char *err,
                    size_t errsize);
 
+/* Checks what ona__save_write_message would before writing (the name, one value, no buffer),
+ * writing nothing: 0 or its errors, err "save <name>: <reason>". Any thread. */
+int ona__save_check_value(const char *name, ona_message *value, char *err, size_t errsize);
+
+/* Decodes a checked payload (ona__save_read's) into `out` (initialised here; empty on error):
+ * 0, or the writer's error (ONA_ENOMEM). */
+int ona__save_decode(const uint8_t *bytes, size_t size, ona_message *out);
+
 /* As ona__save_read, into `out` (initialised here; empty on error). */
 int ona__save_read_message(const char *dir, const char *name, ona_message *out, char *err,
                            size_t errsize);

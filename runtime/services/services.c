@@ -10,6 +10,7 @@
  * tables take their own locks.
  */
 #include "services.h"
+#include "keys.h"
 #include "text.h"
 #include "window.h"
 
@@ -94,6 +95,14 @@ void ona__services_system_ended(ona__services *s, const ona__system *sys) {
 
 /* --- Input and sound commands of systems --------------------------------------------------- */
 
+const char *ona__services_love_key(const char *name) {
+    return ona__keys_love_name(name);
+}
+
+bool ona__services_key_is_character(const char *name) {
+    return ona__keys_is_character_only(name);
+}
+
 void ona__services_normalise_key(ona_event *e) {
     ona__window_normalise_key(e);
 }
@@ -119,6 +128,19 @@ int ona__services_music_cmd(bool start, double volume, double fade, bool loop, o
     return ona__audio_music_cmd(start, volume, fade, loop, cmd, why);
 }
 
+int ona__services_set_cmd(uint64_t voice, unsigned set, double volume, double pan, double pitch,
+                          ona__audio_cmd *cmd, const char **why) {
+    return ona__audio_set_cmd(voice, set, volume, pan, pitch, cmd, why);
+}
+
+bool ona__system_audio_playing(ona__system *sys, uint64_t voice, int *rc) {
+    return ona__audio_playing(&ona__services_of(sys)->audio, sys, voice, rc);
+}
+
+bool ona__system_audio_warn_once(ona__system *sys) {
+    return ona__audio_warn_once(&ona__services_of(sys)->audio, sys);
+}
+
 /* How many bytes of `path` are the script root it lies under, or (a path resolved elsewhere)
  * its folders. */
 static size_t root_prefix(const ona__services *s, const char *path) {
@@ -138,7 +160,8 @@ int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *pa
         /* A recording's digest of the command: what it asks, not the handles it carries. */
         float f[4] = {cmd->volume, cmd->pan, cmd->pitch, cmd->fade};
         uint64_t h = ona__digest_bytes(ONA__DIGEST_SEED, f, sizeof f);
-        h = ona__digest_word(h, ((uint64_t)cmd->op << 16) | ((uint64_t)cmd->group << 8) | cmd->loop);
+        h = ona__digest_word(h, ((uint64_t)cmd->set << 24) | ((uint64_t)cmd->op << 16) |
+                                    ((uint64_t)cmd->group << 8) | cmd->loop);
         if (path) /* relative to its script root: a replay may run the game from elsewhere */
             h = ona__digest_bytes(h, path + root_prefix(ona__services_of(sys), path),
                                   strlen(path + root_prefix(ona__services_of(sys), path)));

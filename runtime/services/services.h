@@ -43,7 +43,9 @@ typedef struct ona__services {
     bool assets_ready;
     char **roots; /* the script roots, trailing '/' cut */
     uint32_t root_count;
-    char *save_dir;          /* NULL: no folder (no HOME) */
+    char *save_dir; /* NULL: no folder (no HOME) */
+    /* The session's recording or replay, which answers and keeps the saves' loads (record.h). */
+    struct ona__record *record;
     ona__fs fs;              /* the game's tree on PhysicsFS, for ona.fs (fs.c) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
@@ -60,6 +62,14 @@ typedef struct ona__services {
     double game_time, time_base, time_step; /* game_time = time_base + time_frames * time_step */
     uint64_t time_frames;
     uint64_t pace_last_ns; /* main: when ona__services_frame_dt last returned; 0 before */
+    /* Steady time with an accumulator (ona_runtime_desc.fixed_step): the step (0: off), the
+     * most steps a frame runs, the wall time not yet stepped (main), and the frame's alpha:
+     * the leftover as a fraction of a step, written by main before the turns, read by them. */
+    double fixed_step, step_left, alpha;
+    uint32_t max_steps;
+    uint64_t steps_dropped;           /* frames that hit max_steps (main), for the one warning */
+    uint64_t (*clock_ns)(void *user); /* the wall clock frame_dt reads; NULL = monotonic */
+    void *clock_user;
     /* main.lua's ona.gfx.window{fixed_dt, max_fps} (any system, any thread; read by main
      * between frames): 0 = not set, fixed_dt < 0 = measured. */
     _Atomic(double) script_fixed_dt;
@@ -178,8 +188,13 @@ void ona__services_to_screen(const ona__services *s, int32_t layer, float wx, fl
 /* --- Input and sound commands of systems (services.c) ------------------------------------------
  */
 
-/* Fills a key event's scancode from its name (scancode <= 0: no such key). Any thread. */
+/* Fills a key event's scancode from its name, SDL's or LÖVE's (then SDL's replaces it;
+ * scancode <= 0: no such key). Any thread. */
 void ona__services_normalise_key(ona_event *e);
+/* LÖVE's name for an SDL key name, or the name itself (gfx/keys.c); and whether a name is one of
+ * LÖVE's shifted characters, which no scancode carries ("!", "@"). Any thread. */
+const char *ona__services_love_key(const char *name);
+bool ona__services_key_is_character(const char *name);
 /* Queues a gamepad command (rumble, dead zone) of `sys` on the thread running its turn, in its
  * order; main applies them after the turns. Errors: ONA_ETHREAD (not in a turn), ONA_ENOMEM. */
 int ona__system_pad_command(ona__system *sys, ona__pad_command *c);
@@ -191,10 +206,16 @@ int ona__services_volume_cmd(ona__services *s, const char *group, double volume,
                              ona__audio_cmd *cmd, const char **why);
 int ona__services_music_cmd(bool start, double volume, double fade, bool loop, ona__audio_cmd *cmd,
                             const char **why);
+int ona__services_set_cmd(uint64_t voice, unsigned set, double volume, double pan, double pitch,
+                          ona__audio_cmd *cmd, const char **why);
 /* Queues `cmd` of `sys` (with `path` for music) on the audio queue of the thread running its
- * turn; *voice gets a play's voice. Errors as ona__audio_push. */
+ * turn; *voice gets a play's or a music's voice. Errors as ona__audio_push. */
 int ona__system_audio_push(ona__system *sys, ona__audio_cmd *cmd, const char *path,
                            uint64_t *voice);
+/* Whether `voice` plays, for `sys` in its turn (ona__audio_playing). *rc: ONA_ETHREAD. */
+bool ona__system_audio_playing(ona__system *sys, uint64_t voice, int *rc);
+/* True the first time `sys` is told that every voice is busy (its warning is said once). */
+bool ona__system_audio_warn_once(ona__system *sys);
 
 /* --- Time (time.c) ---------------------------------------------------------------------------- */
 
@@ -205,6 +226,11 @@ void ona__services_advance_clock(ona__services *s, double dt);
 double ona__services_time(const ona__services *s);
 /* The dt of the frame about to run, pacing to the frame cap (main, outside step; 0 elsewhere). */
 double ona__services_frame_dt(ona__services *s);
+/* Under a fixed step: adds the frame's wall time `dt` to the accumulator and returns how many
+ * steps are due now, at most max_steps (time past the cap is dropped, warned of once), with
+ * the leftover fraction of a step in *alpha. Main, before the frame. */
+uint32_t ona__services_plan_steps(ona__services *s, double dt, double *alpha);
+
 /* main.lua's time settings (ona.gfx.window): fixed_dt > 0, < 0 = measured, 0 = keep; max_fps 0 =
  * keep, UINT32_MAX = uncapped. Any thread. */
 void ona__services_set_script_time(ona__services *s, double fixed_dt, uint32_t max_fps);

@@ -13,6 +13,11 @@
  * Every default seed (ona.random(), ona_random_default, a Lua system's math.random) is a function
  * of the session seed, the system's name and spawn order and a stream number, never of time or
  * of a thread, so a run replays.
+ *
+ * Under an accumulator (fixed_step) the wall time each frame is given is added up and spent in
+ * whole steps, at most max_steps a frame; the frame's alpha is what is left, in steps. Main
+ * alone reads and writes the accumulator, between frames, so a replay (which takes the steps
+ * and alpha from the recording instead) needs none of it.
  */
 #include "services.h"
 
@@ -64,24 +69,65 @@ static uint32_t frame_cap(const ona__services *s) {
     return fps == UINT32_MAX ? 0 : fps;
 }
 
+/* The wall clock: the desc's (tests) or the monotonic one. */
+static uint64_t wall_ns(const ona__services *s) {
+    return s->clock_ns ? s->clock_ns(s->clock_user) : ona__now_ns();
+}
+
 double ona__services_frame_dt(ona__services *s) {
     if (!ona__services_may_call(s))
         return 0;
-    uint64_t now = ona__now_ns();
+    uint64_t now = wall_ns(s);
     uint32_t fps = frame_cap(s);
-    if (fps && s->pace_last_ns) {
-        uint64_t due = s->pace_last_ns + 1000000000ull / fps;
-        while (now < due) {
-            uint64_t wait = due - now;
-            struct timespec ts = {(time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull)};
-            nanosleep(&ts, NULL);
-            now = ona__now_ns();
-        }
+    double step = fixed_step(s);
+    uint64_t due = fps && s->pace_last_ns ? s->pace_last_ns + 1000000000ull / fps : 0;
+    /* Measured time feeding an accumulator: wait until a step is due, since a frame without
+     * one runs no turns and so has nothing new to draw. */
+    if (s->fixed_step > 0 && step == 0 && s->pace_last_ns && s->step_left < s->fixed_step) {
+        uint64_t need = s->pace_last_ns + (uint64_t)ceil((s->fixed_step - s->step_left) * 1e9);
+        due = ONA_MAX(due, need);
+    }
+    /* An injected clock is the caller's: nothing sleeps on it. */
+    while (!s->clock_ns && now < due) {
+        uint64_t wait = due - now;
+        struct timespec ts = {(time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull)};
+        nanosleep(&ts, NULL);
+        now = wall_ns(s);
     }
     double measured = s->pace_last_ns ? (double)(now - s->pace_last_ns) / 1e9 : 1.0 / 60;
     s->pace_last_ns = now;
-    double step = fixed_step(s);
     return step > 0 ? step : ONA_MIN(measured, 0.25);
+}
+
+uint32_t ona__services_plan_steps(ona__services *s, double dt, double *alpha) {
+    double step = s->fixed_step;
+    s->step_left += dt;
+    uint32_t n = 0;
+    /* A step due within a microsecond is due: the wall clock counts whole nanoseconds, so
+     * 1/30 s measured is a hair short of two steps of 1/60. */
+    const double slack = 1e-6;
+    while (s->step_left >= step - slack && n < s->max_steps) {
+        s->step_left -= step;
+        n++;
+    }
+    if (s->step_left >= step - slack) {
+        /* The spiral of death: steps that take longer than the time they stand for would ask
+         * for more every frame. Past max_steps the whole steps are dropped (the game runs
+         * slower than the wall clock) and only the fraction is kept. */
+        if (s->steps_dropped++ == 0)
+            ona_log(ONA_LOG_WARN, "time",
+                    "a frame needed more than max_steps (%u) fixed steps of %g s: the rest is "
+                    "dropped, so the game runs slower than the wall clock (said once)",
+                    s->max_steps, step);
+        s->step_left = fmod(s->step_left, step);
+        if (s->step_left >= step - slack)
+            s->step_left = 0;
+    }
+    if (s->step_left < 0)
+        s->step_left = 0;
+    double a = s->step_left / step;
+    *alpha = a < 1 ? a : 0;
+    return n;
 }
 
 double ona__services_time(const ona__services *s) {

@@ -37,6 +37,9 @@ typedef struct ona__launcher_options {
     ona_delivery delivery;
     double fixed_dt;      /* 0 = the runtime's rules; ONA_DT_MEASURED for "off" */
     uint32_t max_fps;     /* 0 = the runtime's rules */
+    double fixed_step;    /* --fixed-step: 0 = off (ona_runtime_desc.fixed_step) */
+    uint32_t max_steps;   /* --max-steps: 0 = the runtime's default */
+    int verbose;          /* -v: 1 info, -vv: 2 debug; 0 = warnings and errors */
     uint32_t max_systems; /* 0 = the runtime's default */
     uint64_t seed;        /* the session seed (ona_runtime_desc.seed); 0 by default */
 } ona__launcher_options;

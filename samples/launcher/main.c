@@ -5,7 +5,7 @@
  *       [--turn-budget MS]
  *       [--size WxH] [--vsync on|off] [--screenshot out.png] [--no-watch] [--trace out.json]
  *       [--memory-cap SIZE|none] [--no-audio] [--sandbox] [--fixed-dt SECONDS|off]
- *       [--max-fps N]
+ *       [--fixed-step S [--max-steps N]] [--max-fps N] [-v | -vv]
  *       [--save-dir PATH] [--max-systems N] [--seed N]
  *       [--record FILE | --replay FILE [--resimulate]]
  *       [--inspect [IP:PORT]] [--inspect-token TOKEN] [--inspect-any] [key=value ...]
@@ -83,6 +83,22 @@ static bool is_archive(const char *path) {
     return (n == 4 && memcmp(magic, "PK\3\4", 4) == 0) || tail;
 }
 
+/* --- The log ---------------------------------------------------------------------------------- */
+
+/* How much the log says: 0 warnings, errors and the game's own info (its print, reloads, the
+ * audio's one line), not the video driver's reports (where "gfx" or "window": the GL line, the
+ * GLSL note); 1 (-v) every info line; 2 (-vv) debug too. */
+static int verbosity;
+
+/* The default sink's format, one fprintf a line (stdio's lock keeps threads' lines whole). */
+static void launcher_log(void *user, ona_log_level level, const char *where, const char *message) {
+    (void)user;
+    if (level == ONA_LOG_INFO && verbosity < 1 &&
+        (strcmp(where, "gfx") == 0 || strcmp(where, "window") == 0))
+        return;
+    fprintf(stderr, "ona: %s: %s: %s\n", ona_log_level_name(level), where, message);
+}
+
 /* --- main ------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -104,6 +120,8 @@ int main(int argc, char **argv) {
     int status = ona__launcher_parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
+    verbosity = o.verbose;
+    ona_log_set_sink(launcher_log, NULL, o.verbose >= 2 ? ONA_LOG_DEBUG : ONA_LOG_INFO);
     if (o.screenshot && !ona__launcher_shot_path_usable(o.screenshot))
         return 1;
     /* A replay runs the game its recording names, with its arguments, unless told otherwise. */
@@ -202,6 +220,8 @@ int main(int argc, char **argv) {
         .sandbox = o.sandbox,
         .fixed_dt = o.fixed_dt,
         .max_fps = o.max_fps,
+        .fixed_step = o.fixed_step,
+        .max_steps = o.max_steps,
         .delivery = o.delivery,
         .record_path = o.record,
         .record_game = o.target,

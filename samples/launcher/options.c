@@ -52,6 +52,12 @@ static void usage(FILE *to) {
                 "  --fixed-dt SECONDS each frame advances the game by SECONDS (0.016667), or\n"
                 "                     off for the measured time (default: main.lua's fixed_dt;\n"
                 "                     else 1/60 headless or with --frames, measured in a window)\n"
+                "  --fixed-step S     steady time: run the systems once per S seconds of wall\n"
+                "                     time (1/60 or 0.016667), several times a frame if need\n"
+                "                     be; ona.time.alpha() is the step left over, to draw\n"
+                "                     between states (default: off, one dt per frame)\n"
+                "  --max-steps N      with --fixed-step: at most N steps a frame, the rest of\n"
+                "                     the time is dropped (default 5)\n"
                 "  --max-fps N        at most N frames a second (default: main.lua's max_fps\n"
                 "                     in a window, none headless)\n"
                 "  --save-dir PATH    where ona.save writes (default: $XDG_DATA_HOME/ona/<game>\n"
@@ -70,6 +76,8 @@ static void usage(FILE *to) {
                 "                     address (default 127.0.0.1:9330; PORT 0 = any free port)\n"
                 "  --inspect-token T  the inspector's token (default: random, printed at start)\n"
                 "  --inspect-any      allow a non-loopback --inspect address\n"
+                "  -v, --verbose      say more: -v info (the GL driver, the shader language),\n"
+                "                     -vv debug too (default: warnings and errors only)\n"
                 "  -h, --help         this text\n"
                 "  --version          versions, and the OpenGL driver found\n"
                 "  key=value          passed to main.lua as the table `...` (numbers parsed;\n"
@@ -125,6 +133,8 @@ enum {
     OPT_INSPECT_TOKEN,
     OPT_INSPECT_ANY,
     OPT_RESIMULATE,
+    OPT_FIXED_STEP,
+    OPT_MAX_STEPS,
 };
 
 static const struct option long_options[] = {
@@ -155,6 +165,9 @@ static const struct option long_options[] = {
     {"inspect-token", required_argument, NULL, OPT_INSPECT_TOKEN},
     {"inspect-any", no_argument, NULL, OPT_INSPECT_ANY},
     {"resimulate", no_argument, NULL, OPT_RESIMULATE},
+    {"fixed-step", required_argument, NULL, OPT_FIXED_STEP},
+    {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
+    {"verbose", no_argument, NULL, 'v'},
     {NULL, 0, NULL, 0},
 };
 
@@ -189,9 +202,14 @@ static const char *option_needs(int val) {
     case OPT_MEMORY_CAP:
         return "a size such as 512M or 2G (at least 1M), or none";
     case OPT_FIXED_DT:
-        return "seconds per frame, more than 0 and at most 1 (such as 0.016667), or off";
+        return "seconds per frame, more than 0 and at most 1 (such as 1/60 or 0.016667), or off";
     case OPT_MAX_FPS:
         return "frames a second, from 1 to 10000";
+    case OPT_FIXED_STEP:
+        return "seconds per step, more than 0 and at most 1, as a fraction or a decimal (1/60, "
+               "0.016667)";
+    case OPT_MAX_STEPS:
+        return "steps a frame, from 1 to 1000";
     case OPT_SAVE_DIR:
         return "a folder path";
     case OPT_MAX_SYSTEMS:
@@ -225,19 +243,33 @@ static bool parse_memory_cap(const char *text, size_t *out) {
     return true;
 }
 
-/* "off", or seconds in (0, 1]. */
+/* Seconds in (0, 1] as a decimal or a fraction of two decimals ("1/60"). */
+static bool parse_fixed_step(const char *text, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text)
+        return false;
+    if (*end == '/') {
+        const char *den = end + 1;
+        double d = strtod(den, &end);
+        if (errno || end == den || !(d > 0))
+            return false;
+        v /= d;
+    }
+    if (*end != '\0' || !(v > 0 && v <= 1))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "off", or seconds in (0, 1] as --fixed-step takes them. */
 static bool parse_fixed_dt(const char *text, double *out) {
     if (strcmp(text, "off") == 0) {
         *out = ONA_DT_MEASURED;
         return true;
     }
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !(v > 0 && v <= 1))
-        return false;
-    *out = v;
-    return true;
+    return parse_fixed_step(text, out);
 }
 
 static bool parse_long(const char *text, long min, long max, char **end, long *out) {
@@ -334,7 +366,7 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
     int c;
     /* "-" hands every operand over in place (as 1), so options may follow the game whatever
      * POSIXLY_CORRECT says; ":" makes a missing value ':' instead of '?'. */
-    while ((c = getopt_long(argc, argv, "-:h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:hv", long_options, NULL)) != -1) {
         switch (c) {
         case 1:
             if (add_operand(o, optarg) >= 0)
@@ -343,6 +375,9 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
         case 'h':
             usage(stdout);
             return 0;
+        case 'v': /* -v, -vv, -v -v, --verbose */
+            o->verbose++;
+            break;
         case OPT_VERSION:
             return print_version();
         case OPT_HEADLESS:
@@ -404,6 +439,21 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
                 return 2;
             }
             break;
+        case OPT_FIXED_STEP:
+            if (!parse_fixed_step(optarg, &o->fixed_step)) {
+                fprintf(stderr, "ona: --fixed-step needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            break;
+        case OPT_MAX_STEPS: {
+            long n;
+            if (!parse_count(optarg, 1000, &n)) {
+                fprintf(stderr, "ona: --max-steps needs %s, not '%s'\n", option_needs(c), optarg);
+                return 2;
+            }
+            o->max_steps = (uint32_t)n;
+            break;
+        }
         case OPT_MAX_FPS: {
             long fps;
             if (!parse_count(optarg, 10000, &fps)) {
@@ -502,6 +552,10 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o) {
     }
     if (!o->target && !o->replay) { /* a replay's recording names its game */
         usage(stderr);
+        return 2;
+    }
+    if (o->max_steps && !o->fixed_step) {
+        fprintf(stderr, "ona: --max-steps needs --fixed-step S\n");
         return 2;
     }
     if (o->screenshot && !o->frames) {

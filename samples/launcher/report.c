@@ -1,7 +1,10 @@
 /*
  * The launcher's statistics (--stats): once a second a report in the log (frame time
  * percentiles, and per system its turns, turn time, messages, mailbox high-water mark and
- * memory over that second), and at the end of the run a table on stdout.
+ * memory over that second, busiest first with its share of the second), and at the end of the run a
+ * table on stdout: the main thread's draw and present time, then the systems, busiest first, each
+ * with its share of the frame time (turn time over frame time: with several threads the shares may
+ * add up past 100%).
  *
  * Design note. Everything comes from the public stats calls of ona/ona.h, as an embedder would
  * read them. A period keeps at most MAX_PERIOD_FRAMES frame times (frames past that in one
@@ -47,8 +50,8 @@ static const ona_system_stats *previous(const ona__launcher_stats *p, ona_system
     return NULL;
 }
 
-/* Logs the last second: frame time percentiles, and per system its turns, turn time,
- * messages in and out, mailbox high-water mark and memory. */
+/* Logs the last second: frame time percentiles, and per system, busiest first, its turns, turn
+ * time and share of the second, messages in and out, mailbox high-water mark and memory. */
 static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
     double seconds = (double)(ona__launcher_now_ns() - p->started_ns) / 1e9;
     if (p->frames > 0) {
@@ -66,10 +69,25 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
         ona_system_stats *st = &now[kept];
-        if (ona_runtime_system_stats(rt, list[i], st) != 0 || st->status == ONA_SYSTEM_STOPPED)
-            continue;
-        kept++;
-        const ona_system_stats *was = previous(p, list[i]);
+        if (ona_runtime_system_stats(rt, list[i], st) == 0 && st->status != ONA_SYSTEM_STOPPED)
+            kept++;
+    }
+    /* Busiest over the period first. */
+    uint64_t busy_of[MAX_REPORTED];
+    uint32_t rank[MAX_REPORTED];
+    for (uint32_t i = 0; i < kept; i++) {
+        const ona_system_stats *was = previous(p, now[i].handle);
+        busy_of[i] = now[i].turn_ns_total - (was ? was->turn_ns_total : 0);
+        rank[i] = i;
+        for (uint32_t j = i; j > 0 && busy_of[rank[j]] > busy_of[rank[j - 1]]; j--) {
+            uint32_t t = rank[j];
+            rank[j] = rank[j - 1];
+            rank[j - 1] = t;
+        }
+    }
+    for (uint32_t k = 0; k < kept; k++) {
+        const ona_system_stats *st = &now[rank[k]];
+        const ona_system_stats *was = previous(p, st->handle);
         uint64_t turns = st->turns - (was ? was->turns : 0);
         uint64_t busy = st->turn_ns_total - (was ? was->turn_ns_total : 0);
         if (st->status == ONA_SYSTEM_PAUSED)
@@ -82,10 +100,11 @@ static void report_period(ona_runtime *rt, ona__launcher_stats *p) {
             snprintf(order, sizeof order, "  order #%u, waited %.1f us", st->order_place,
                      (double)st->order_wait_ns / 1e3);
         ona_log(ONA_LOG_INFO, "stats",
-                "  %-16s %5llu turns %8.1f us/turn  in %6llu  out %6llu  mailbox hw %u/%u  "
-                "%.0f KB%s",
+                "  %-16s %5llu turns %8.1f us/turn %5.1f%%  in %6llu  out %6llu  mailbox hw "
+                "%u/%u  %.0f KB%s",
                 st->name, (unsigned long long)turns,
                 turns ? (double)busy / (double)turns / 1e3 : 0.0,
+                seconds > 0 ? 100.0 * (double)busy / (seconds * 1e9) : 0.0,
                 (unsigned long long)(st->messages_in - (was ? was->messages_in : 0)),
                 (unsigned long long)(st->messages_out - (was ? was->messages_out : 0)),
                 st->mailbox_high_water, st->mailbox_capacity, (double)st->memory / 1024.0, order);
@@ -116,6 +135,14 @@ void ona__launcher_stats_end(ona__launcher_stats *p) {
     free(p);
 }
 
+/* Longest total turn time first; ties in spawn order. */
+static int cmp_busiest(const void *a, const void *b) {
+    const ona_system_stats *x = a, *y = b;
+    if (x->turn_ns_total != y->turn_ns_total)
+        return x->turn_ns_total > y->turn_ns_total ? -1 : 1;
+    return x->spawn_order < y->spawn_order ? -1 : x->spawn_order > y->spawn_order;
+}
+
 void ona__launcher_stats_print(ona_runtime *rt) {
     ona_runtime_stats rs;
     ona_runtime_stats_get(rt, &rs);
@@ -125,22 +152,35 @@ void ona__launcher_stats_print(ona_runtime *rt) {
            rs.frames ? (double)rs.total_frame_ns / (double)rs.frames / 1e6 : 0.0,
            (double)rs.max_frame_ns / 1e6, rs.threads, (unsigned long long)rs.messages,
            (unsigned long long)rs.turns, (unsigned long long)rs.steals);
-    printf("%-16s %-10s %8s %10s %8s %8s %10s %10s %10s %6s %8s\n", "system", "status", "turns",
-           "turn us", "parks", "in", "out", "mailbox hw", "memory KB", "order", "wait us");
-    ona_system list[256];
-    uint32_t n = ona_runtime_systems(rt, list, 256);
-    for (uint32_t i = 0; i < n && i < 256; i++) {
-        ona_system_stats st;
-        if (ona_runtime_system_stats(rt, list[i], &st) != 0)
-            continue;
+    double total = (double)rs.total_frame_ns;
+    if (rs.pictures)
+        printf("main thread: %llu pictures, draw %.3f ms (%.1f%%), present %.3f ms (%.1f%%) "
+               "each on average\n",
+               (unsigned long long)rs.pictures,
+               (double)rs.total_draw_ns / (double)rs.pictures / 1e6,
+               total > 0 ? 100.0 * (double)rs.total_draw_ns / total : 0.0,
+               (double)rs.total_present_ns / (double)rs.pictures / 1e6,
+               total > 0 ? 100.0 * (double)rs.total_present_ns / total : 0.0);
+    printf("%-16s %-10s %8s %10s %7s %8s %8s %10s %10s %10s %6s %8s\n", "system", "status", "turns",
+           "turn us", "share", "parks", "in", "out", "mailbox hw", "memory KB", "order", "wait us");
+    static ona_system list[256];
+    static ona_system_stats all[256];
+    uint32_t n = ona_runtime_systems(rt, list, 256), kept = 0;
+    for (uint32_t i = 0; i < n && i < 256; i++)
+        if (ona_runtime_system_stats(rt, list[i], &all[kept]) == 0)
+            kept++;
+    qsort(all, kept, sizeof all[0], cmp_busiest);
+    for (uint32_t i = 0; i < kept; i++) {
+        const ona_system_stats st = all[i];
         static const char *const status[] = {"running", "restarting", "stopped", "paused"};
         char place[16] = "-";
         if (st.order_place)
             snprintf(place, sizeof place, "#%u", st.order_place);
-        printf("%-16s %-10s %8llu %10.1f %8llu %8llu %10llu %5u/%-4u %10.1f %6s %8.1f\n", st.name,
-               st.status <= ONA_SYSTEM_PAUSED ? status[st.status] : "?",
+        printf("%-16s %-10s %8llu %10.1f %6.1f%% %8llu %8llu %10llu %5u/%-4u %10.1f %6s %8.1f\n",
+               st.name, st.status <= ONA_SYSTEM_PAUSED ? status[st.status] : "?",
                (unsigned long long)st.turns,
                st.turns ? (double)st.turn_ns_total / (double)st.turns / 1e3 : 0.0,
+               total > 0 ? 100.0 * (double)st.turn_ns_total / total : 0.0,
                (unsigned long long)st.parks, (unsigned long long)st.messages_in,
                (unsigned long long)st.messages_out, st.mailbox_high_water, st.mailbox_capacity,
                (double)st.memory / 1024.0, place, (double)st.order_wait_ns / 1e3);

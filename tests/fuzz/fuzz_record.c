@@ -8,8 +8,9 @@
  * tests/fuzz/corpus/record/ through the same function on every build. Properties, each an
  * abort(): every frame's events and digests lie inside the parsed arrays, frames are numbered
  * one after another, a failed parse names its reason, and the round trip (header, names,
- * frames, end) reads back the same frames, events and digests. Each input is also tried with
- * its chunks' checksums made right, so the fuzzer's mutations reach the payload parsers.
+ * frames, end) reads back the same frames, events and digests, loads and reloads' content. Each
+ * input is also tried with its chunks' checksums made right, so the fuzzer's mutations reach the
+ * payload parsers.
  */
 #include "fuzz_record.h"
 
@@ -47,6 +48,23 @@ static void check_same(const ona__recording *a, const ona__recording *b) {
               "the round trip changed a message from C");
     for (uint32_t i = 0; i < a->interrupted_count; i++)
         check(a->interrupted[i] == b->interrupted[i], "the round trip changed an interrupt");
+    check(a->load_count == b->load_count && a->left_out == b->left_out,
+          "the round trip changed the loads");
+    for (uint32_t i = 0; i < a->load_count; i++) {
+        const ona__rec_load *x = &a->loads[i], *y = &b->loads[i];
+        check(x->frame == y->frame && x->loader == y->loader && strcmp(x->name, y->name) == 0 &&
+                  x->rc == y->rc && x->kept == y->kept && x->size == y->size &&
+                  (x->size == 0 ||
+                   memcmp(a->contents + x->offset, b->contents + y->offset, x->size) == 0),
+              "the round trip changed a load");
+    }
+    for (uint32_t i = 0; i < a->file_count; i++)
+        check(a->files[i].has_content == b->files[i].has_content &&
+                  a->files[i].content_size == b->files[i].content_size &&
+                  (!a->files[i].content_size ||
+                   memcmp(a->contents + a->files[i].content, b->contents + b->files[i].content,
+                          a->files[i].content_size) == 0),
+              "the round trip changed a reload's content");
     for (uint32_t i = 0; i < a->file_count; i++)
         check(a->files[i].frame == b->files[i].frame && a->files[i].size == b->files[i].size &&
                   a->files[i].digest == b->files[i].digest &&
@@ -106,6 +124,17 @@ static int fuzz_one(const uint8_t *data, size_t size) {
         if (ona__rec_send_decode(rec.send_bytes + rec.sends[i].offset, rec.sends[i].size, &m) == 0)
             ona_message_release(&m);
     }
+    for (uint32_t i = 0; rc == 0 && i < rec.load_count; i++) { /* what a replay answers */
+        const ona__rec_load *l = &rec.loads[i];
+        check((uint64_t)l->offset + l->size <= rec.contents_size, "a load points past contents");
+        ona_message m;
+        if (l->rc == 0 && l->kept && ona__save_decode(rec.contents + l->offset, l->size, &m) == 0)
+            ona_message_release(&m);
+    }
+    for (uint32_t i = 0; rc == 0 && i < rec.file_count; i++)
+        check(!rec.files[i].has_content ||
+                  (uint64_t)rec.files[i].content + rec.files[i].content_size <= rec.contents_size,
+              "a reload's content points past contents");
     if (rc) {
         check(rc == ONA_ENOMEM || err[0] != '\0', "a refusal without a reason");
         ona__recording_free(&rec);
@@ -136,14 +165,24 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     ona__rec_put_header(&b, &header);
     for (uint32_t i = 0; i < rec.file_count; i++) {
         const ona__rec_file *f = &rec.files[i];
-        if (f->frame)
+        if (f->frame) {
             ona__rec_put_reload(&b, f->frame, rec.names + f->name, f->size, f->digest);
-        else
+            if (f->has_content)
+                ona__rec_put_content(&b, f->frame, rec.names + f->name, rec.contents + f->content,
+                                     f->content_size);
+        } else
             ona__rec_put_file(&b, rec.names + f->name, f->size, f->digest);
     }
     for (uint32_t i = 0; i < rec.send_count; i++)
         ona__rec_put_send_values(&b, rec.sends[i].frame, rec.sends[i].order,
                                  rec.send_bytes + rec.sends[i].offset, rec.sends[i].size);
+    for (uint32_t i = 0; i < rec.load_count; i++) {
+        const ona__rec_load *l = &rec.loads[i];
+        char text[ONA__RECORD_ERROR_BYTES];
+        snprintf(text, sizeof text, "%.*s", (int)l->size, (const char *)rec.contents + l->offset);
+        ona__rec_put_load(&b, l->frame, l->loader, l->name, l->rc,
+                          l->rc == 0 && l->kept ? rec.contents + l->offset : NULL, l->size, text);
+    }
     for (uint32_t i = 0; i < rec.system_count; i++)
         ona__rec_put_system(&b, rec.systems[i].order, rec.systems[i].name);
     for (uint32_t i = 0; i < rec.frame_count; i++) {
@@ -155,8 +194,9 @@ static int fuzz_one(const uint8_t *data, size_t size) {
     }
     if (rec.ended)
         ona__rec_put_end(&b, rec.frame_count);
-    /* A version 1 recording has no message detail, which the writer (version 2) writes. */
-    if (!b.failed && rec.arg_count <= 64 && rec.version == ONA__RECORD_VERSION) {
+    /* A version 1 recording has no message detail, which the writer writes; a version 2 one
+     * reads back the same as the version 3 copy (it has no loads or reload content). */
+    if (!b.failed && rec.arg_count <= 64 && rec.version >= 2) {
         ona__recording again;
         char why[256];
         int again_rc = ona__recording_parse(b.bytes, b.size, &again, why, sizeof why);

@@ -2,11 +2,13 @@
  * make_record_corpus.c: writes the recording fuzzer's seed corpus (tests/fuzz/corpus/record/)
  * with the runtime's own chunk encoders: valid-* recordings (one with every kind of event and
  * digest), trunc-* ones cut inside a chunk (valid: a crash leaves them), and bad-* ones (another
- * version, a flipped byte, no header); valid-v1-events is a version 1 recording.
+ * version, a flipped byte, no header, a bad save or reload chunk); valid-v1-events and
+ * valid-v2-events are older versions' recordings, kept as they were written.
  * tests/test_fuzz_corpus.c holds each file to its name's verdict. Run by hand (built with
  * ONA_BUILD_FUZZ): make_record_corpus <folder>.
  */
 #include "record.h"
+#include "save.h"
 #include "seed_file.h"
 
 #include <stdio.h>
@@ -98,6 +100,55 @@ int main(int argc, char **argv) {
     copy[0] = 'X';
     save("bad-magic", copy, b.size);
     free(copy);
+
+    /* Version 3's inputs: saves loaded (kept, missing, an error, left out) and a hot reload's
+     * content. */
+    b.size = 0;
+    ona__rec_put_header(&b, &(ona__rec_header){.game = "game", .threads = 2, .seed = 7});
+    ona_message_init(&m);
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_table_begin(&w);
+    ona_message_write_string(&w, "level", 5);
+    ona_message_write_number(&w, 3);
+    ona_message_write_table_end(&w);
+    ona_message_writer_end(&w);
+    const uint8_t *payload = ona__message_bytes(&m);
+    size_t payload_size = m.size;
+    ona__rec_put_load(&b, 0, 1, "slot1", 0, payload, payload_size, NULL);
+    ona__rec_put_load(&b, 0, 1, "slot2", ONA_ENOENT, NULL, 0,
+                      "save slot2 (/s/slot2.save): no such save");
+    ona__rec_put_load(&b, 0, 0, "big", 0, NULL, 0, NULL);
+    ona__rec_put_system(&b, 0, "main");
+    ona__rec_put_frame(&b, 1, 1.0 / 60, NULL, 0, NULL, 0, NULL, 0);
+    ona__rec_put_reload(&b, 2, "player.lua", 12, 99);
+    ona__rec_put_content(&b, 2, "player.lua", (const uint8_t *)"return {}\n--", 12);
+    ona__rec_put_load(&b, 2, 1, "slot1", ONA_EFORMAT, NULL, 0,
+                      "save slot1: corrupt: checksum mismatch");
+    ona__rec_put_frame(&b, 2, 1.0 / 60, NULL, 0, NULL, 0, NULL, 0);
+    size_t before_load = b.size;
+    ona__rec_put_load(&b, 2, 1, "slot1", 0, payload, payload_size, NULL);
+    size_t after_load = b.size;
+    ona__rec_put_end(&b, 2);
+    save("valid-v3-inputs", b.bytes, b.size);
+    save("trunc-load", b.bytes, before_load + 9);
+    /* An 'L' whose save does not decode, and a 'C' with no 'R' before it (checksums right). */
+    copy = malloc(b.size);
+    memcpy(copy, b.bytes, b.size);
+    copy[after_load - 5] = 0xff; /* the kept payload's last tag (the table's end) */
+    uint32_t crc = ona__crc32(0, copy + before_load, after_load - before_load - 4);
+    for (int i = 0; i < 4; i++)
+        copy[after_load - 4 + i] = (uint8_t)(crc >> (8 * i));
+    save("bad-load-value", copy, b.size);
+    free(copy);
+    ona_message_release(&m);
+    b.size = 0;
+    ona__rec_put_header(&b, &(ona__rec_header){.game = "game", .threads = 2});
+    ona__rec_put_content(&b, 2, "player.lua", (const uint8_t *)"x", 1);
+    save("bad-content-orphan", b.bytes, b.size);
+    b.size = 0;
+    ona__rec_put_header(&b, &(ona__rec_header){.game = "game", .threads = 2});
+    ona__rec_put_load(&b, 0, 1, "../etc", ONA_ENOENT, NULL, 0, "no");
+    save("bad-load-name", b.bytes, b.size);
     ona__rec_buf_free(&b);
     return 0;
 }

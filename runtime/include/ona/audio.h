@@ -15,8 +15,17 @@
  *
  * Handles: an ona_sound is a generation-checked id (0 is invalid); an ona_voice is
  * (the system's registry slot << 32 | that slot's play counter), below 2^53 so a Lua number holds
- * it exactly, and the same numbers on 1 or N threads. Stopping a finished or stale voice does
- * nothing.
+ * it exactly, and the same numbers on 1 or N threads. A play and a music each give one, and the
+ * counter never goes back, so a finished voice's handle stays stale: changing or stopping it
+ * does nothing and it does not play.
+ *
+ * Game time. Whether a voice plays (ona_ctx_audio_playing) is what the runtime's clock of voices
+ * says at the frame's start, with the calling system's own plays and stops of this frame applied;
+ * the clock follows game time (each frame's dt at 48 kHz) and each sound's length and pitch, not
+ * the sound card, so the answer is the same on any thread count, with or without a device, and
+ * under record/replay. A voice another system started this frame plays from the next frame on.
+ * Without a window, and with SDL's disk or dummy driver, the mix itself follows game time too:
+ * 600 frames of 1/60 s are 10 s of audio, however fast they ran.
  */
 #ifndef ONA_AUDIO_H
 #define ONA_AUDIO_H
@@ -37,7 +46,10 @@ typedef struct ona_voice {
     uint64_t id;
 } ona_voice;
 
-/* The most voices that play at once; plays past it are dropped (the newest, in merge order). */
+/* The most voices that play at once. A play that the calling system can tell is past it (the
+ * clock's voices plus its own plays this frame, less its stops) is refused with ONA_EBUSY; plays
+ * of several systems in one frame that together pass it are dropped, the newest in merge order,
+ * and logged. */
 #define ONA_AUDIO_MAX_VOICES 256
 /* The most named groups (besides "master", which scales every voice and the music, and "music",
  * the music's). */
@@ -76,25 +88,51 @@ ONA_API int ona_runtime_sound_load(ona_runtime *rt, const char *path, ona_sound 
  * holds). */
 ONA_API int ona_runtime_sound_release(ona_runtime *rt, ona_sound sound);
 
-/* Inside a native system's callback, on the thread running it (see ona/runtime.h): */
+/* Which fields of an ona_voice_set apply. */
+#define ONA_VOICE_VOLUME 1u
+#define ONA_VOICE_PAN 2u
+#define ONA_VOICE_PITCH 4u
+
+/* A change to a playing voice or music: only the fields named in `fields` change (so a volume
+ * of 0 mutes). Ranges as ona_play_desc's: volume 0..16, pan -1..1, pitch 1/16..16. */
+typedef struct ona_voice_set {
+    unsigned fields; /* ONA_VOICE_VOLUME | ONA_VOICE_PAN | ONA_VOICE_PITCH */
+    float volume, pan, pitch;
+} ona_voice_set;
+
+/* Inside a native system's callback, on the thread running it (see ona/runtime.h); called
+ * anywhere else, each returns ONA_ETHREAD (ona_ctx_audio_playing: false): */
 
 /* Plays `sound` (desc may be NULL: the defaults) and writes the new voice's handle to *out
- * (optional). The voice starts when this frame's commands reach the mixer. Errors: ONA_EINVAL
- * (NULL ctx, a desc field out of range, a group name too long), ONA_ESTALE (not a sound handle),
+ * (optional; 0 on an error). The voice starts when this frame's commands reach the mixer.
+ * Errors: ONA_EINVAL (NULL ctx, a desc field out of range, a group name too long), ONA_ESTALE
+ * (not a sound handle), ONA_EBUSY (all ONA_AUDIO_MAX_VOICES voices are busy; see above),
  * ONA_ELIMIT (more than ONA_AUDIO_MAX_GROUPS group names), ONA_ENOMEM. */
 ONA_API int ona_ctx_audio_play(ona_ctx *ctx, ona_sound sound, const ona_play_desc *desc,
                                ona_voice *out);
-/* Stops a voice; a finished or stale one is ignored. Errors: ONA_EINVAL, ONA_ENOMEM. */
+/* Stops a voice or the music; a finished or stale one is ignored. Errors: ONA_EINVAL (NULL
+ * ctx), ONA_ENOMEM. */
 ONA_API int ona_ctx_audio_stop(ona_ctx *ctx, ona_voice voice);
+/* Changes a voice or the music from when this frame's commands reach the mixer (a music's fade
+ * in progress ends at the new volume); a finished or stale one is ignored. Errors: ONA_EINVAL
+ * (NULL ctx or set, a field out of range, a bit outside ONA_VOICE_*), ONA_ENOMEM. */
+ONA_API int ona_ctx_audio_set(ona_ctx *ctx, ona_voice voice, const ona_voice_set *set);
+/* Whether `voice` (a voice or a music) plays: true from the play until it ends or is stopped,
+ * as the clock of voices says (see above); false for 0, stale and finished voices and for a NULL
+ * ctx. */
+ONA_API bool ona_ctx_audio_playing(ona_ctx *ctx, ona_voice voice);
 /* Sets a group's volume (0..16; "master" scales everything, "music" the music). Errors:
  * ONA_EINVAL (NULLs, volume out of range, name too long), ONA_ELIMIT, ONA_ENOMEM. */
 ONA_API int ona_ctx_audio_volume(ona_ctx *ctx, const char *group, float volume);
 /* Starts music streamed from `path` (an OGG, decoded in chunks as it plays; a WAV is loaded
- * whole), replacing the music playing; path NULL stops the music (fading out over desc->fade).
- * The file is opened by the main thread when the frame's commands are merged: a missing or
- * unreadable file is logged there, by name, and the music is silent. Errors: ONA_EINVAL (NULL
+ * whole), replacing the music playing (which stops playing then, though it fades out); path NULL
+ * stops the music (fading out over desc->fade). Writes the music's voice to *out (optional; 0
+ * for a stop or an error), which takes ona_ctx_audio_set, _stop (at once) and _playing. The file
+ * is opened by the main thread when the frame's commands are merged: a missing or unreadable file
+ * is logged there, by name, and the music is silent and not playing. Errors: ONA_EINVAL (NULL
  * ctx, a desc field out of range), ONA_ENOMEM. */
-ONA_API int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *desc);
+ONA_API int ona_ctx_audio_music(ona_ctx *ctx, const char *path, const ona_music_desc *desc,
+                                ona_voice *out);
 
 #ifdef __cplusplus
 }

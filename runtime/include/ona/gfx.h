@@ -62,6 +62,12 @@ typedef struct ona_sprite {
  * Every other src_w keeps its meaning above. ona/shapes.h makes these. */
 #define ONA_SPRITE_QUAD (-65536.0f)
 
+/* An ona_sprite whose src_w is exactly ONA_SPRITE_AFFINE is a textured parallelogram: texel
+ * (u, v) of its source rect lands at (x, y) + u * (origin_x, origin_y) + v * (scale_x, scale_y);
+ * the source rect is (rotation, src_x, src_y, src_h) as (x, y, w, h) in texels, w <= 0 the whole
+ * texture. The draw-state stack (ona_ctx_gfx_push) makes these from sprites a transform skews. */
+#define ONA_SPRITE_AFFINE (-131072.0f)
+
 /* ona_sprite's tint from 0..255 components. */
 #define ONA_RGBA(r, g, b, a)                                                                       \
     ((uint32_t)(r) | ((uint32_t)(g) << 8) | ((uint32_t)(b) << 16) | ((uint32_t)(a) << 24))
@@ -231,6 +237,43 @@ ONA_API int ona_ctx_draw_ex(ona_ctx *ctx, ona_texture texture, const ona_draw_de
  * that is not finite, as Lua's ona.gfx.camera raises),
  * ONA_ETHREAD (not inside a turn), ONA_ENOMEM. Only inside a callback, on its thread. */
 ONA_API int ona_ctx_camera(ona_ctx *ctx, const ona_camera_desc *desc);
+
+/* --- The draw-state stack of a native system's turn -------------------------------------------
+ * As ona.gfx.push/pop/translate/rotate/scale/origin and set_target in Lua: every draw of the
+ * calling system's turn (sprites, shapes, text, tile maps) goes through its transform, before
+ * the layer cameras, and into its target unless the draw's desc names one. Each turn starts with
+ * the identity, the screen as target and nothing pushed. Composition is LÖVE's: the last call
+ * acts first on what is drawn. A sprite the transform skews is drawn as an ONA_SPRITE_AFFINE
+ * instance. All of them: only inside a callback, on its thread; ONA_EINVAL for a NULL ctx. */
+
+/* What ona_ctx_gfx_push saves. */
+typedef enum ona_gfx_push_what {
+    ONA_GFX_PUSH_TRANSFORM = 0, /* the transform */
+    ONA_GFX_PUSH_ALL,           /* the transform and the target */
+} ona_gfx_push_what;
+
+/* Saves the state for ona_ctx_gfx_pop. Errors: ONA_EINVAL (a `what` outside the enum),
+ * ONA_ELIMIT (64 pushes without a pop this turn), ONA_ENOMEM. */
+ONA_API int ona_ctx_gfx_push(ona_ctx *ctx, ona_gfx_push_what what);
+/* Restores the last push. Errors: ONA_EEMPTY (nothing pushed this turn). */
+ONA_API int ona_ctx_gfx_pop(ona_ctx *ctx);
+/* Composes a translation, a rotation (radians, clockwise on screen) or a scale onto the
+ * transform. Errors: ONA_EINVAL (a value that is not finite, or a scale of 0; logged naming the
+ * function, as Lua raises). */
+ONA_API int ona_ctx_gfx_translate(ona_ctx *ctx, float x, float y);
+ONA_API int ona_ctx_gfx_rotate(ona_ctx *ctx, float radians);
+ONA_API int ona_ctx_gfx_scale(ona_ctx *ctx, float sx, float sy);
+/* The identity transform (the target stays). */
+ONA_API int ona_ctx_gfx_origin(ona_ctx *ctx);
+/* (x, y) through the transform, or back through it (inverse), into *ox, *oy. Errors:
+ * ONA_EINVAL (a NULL pointer). */
+ONA_API int ona_ctx_gfx_transform_point(ona_ctx *ctx, bool inverse, float x, float y, float *ox,
+                                        float *oy);
+/* The canvas draws go into unless their desc names a target; {0} is the screen. Errors:
+ * ONA_EINVAL (not a canvas: ona_runtime_canvas). */
+ONA_API int ona_ctx_gfx_set_target(ona_ctx *ctx, ona_texture canvas);
+/* The target set now ({0}: the screen; also for a NULL ctx). */
+ONA_API ona_texture ona_ctx_gfx_target(ona_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -102,9 +102,16 @@ ONA_API int ona_gamepad_axis_from_name(const char *name);
  * per axis that changed since the last frame). Errors: NULL with *count 0 for a NULL ctx. */
 ONA_API const ona_event *ona_ctx_events(ona_ctx *ctx, uint32_t *count);
 
-/* 1 when the key named `name` (SDL key names, any case: "a", "space", "left", "escape") is held
- * this frame, else 0. Errors: ONA_EINVAL (NULL, unknown name). */
+/* 1 when the key named `name` is held this frame, else 0: SDL's key names in any case ("a",
+ * "space", "left shift", "keypad enter") or LÖVE's ("lshift", "kpenter"; the README's "Key
+ * names" table lists both). Errors: ONA_EINVAL (NULL, unknown name). */
 ONA_API int ona_ctx_key_down(ona_ctx *ctx, const char *name);
+
+/* LÖVE's name for a key event's (lower-cased SDL) name: "left shift" -> "lshift", "keypad
+ * enter" -> "kpenter"; `name` itself where LÖVE spells the key alike or has no name for it;
+ * NULL for NULL. A pushed event (ona_runtime_push_event) may name its key either way: it is
+ * delivered with SDL's name. Pure: any thread. */
+ONA_API const char *ona_key_love_name(const char *name);
 
 /* The mouse this frame: position in window pixels and a bit (button - 1) per button held
  * (1 left, 2 middle, 4 right). NULL outputs are skipped. Errors: ONA_EINVAL (NULL ctx). */

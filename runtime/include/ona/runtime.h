@@ -171,6 +171,24 @@ typedef struct ona_runtime_desc {
     /* A 0 fixed_dt means the fixed step even with a window: a run of a set number of frames
      * (the launcher's --frames N) plays the same game as a headless one. */
     bool fixed_step_default;
+    /* Steady time with an accumulator: > 0 (at most 1) makes each ona_runtime_step spend the
+     * dt it is given (the wall time, from ona_runtime_frame_dt) in whole steps of fixed_step
+     * seconds: the systems' turns run once per step (each step a frame of its own: process,
+     * ona.frame(), messages, recording), the picture is drawn once after the last (earlier
+     * steps' draws are dropped, their settings kept), and ona.time.alpha() / ona_ctx_alpha
+     * give the leftover fraction of a step, in [0, 1), to interpolate with. A frame where no
+     * step is due runs nothing and leaves the last picture on screen (ona_runtime_frame_dt
+     * waits for a step). 0 = off: one dt per frame (see fixed_dt). */
+    double fixed_step;
+    /* The most steps one frame runs (0 = 5, at most 1000): past it the rest of the wall time
+     * is dropped (warned of once), so that steps slower than the time they stand for slow the
+     * game down instead of asking for ever more steps (the spiral of death). */
+    uint32_t max_steps;
+    /* The wall clock ona_runtime_frame_dt measures (nanoseconds, any origin, never going
+     * back), called on main with clock_user; NULL = CLOCK_MONOTONIC. Meant for tests: with
+     * one, the frame cap and the wait for a step do not sleep. */
+    uint64_t (*clock_ns)(void *user);
+    void *clock_user;
     /* Names the per-user save folder, $XDG_DATA_HOME/ona/<game_id> (or
      * ~/.local/share/ona/<game_id>); NULL = "default". [A-Za-z0-9_.-], at most 64 bytes. */
     const char *game_id;
@@ -199,7 +217,10 @@ typedef struct ona_runtime_desc {
     const char *replay_path;
     /* (While recording, messages sent with ona_runtime_send are recorded; while replaying, the
      * recorded ones are sent at their frames, and ona_runtime_send releases its message and
-     * returns 0.) */
+     * returns 0. Likewise every save load (ona.load, ona_ctx_load, ona_runtime_load) is
+     * recorded with what it returned, and a replay answers it from the recording: a replay
+     * never reads save_dir and writes nothing there, its saves are checked and dropped. A hot
+     * reload's new content is recorded and replayed at its frame.) */
     /* With replay_path: replays the recorded inputs with the current files, reporting the first
      * divergence (logged at info, and by ona_runtime_replay_diverged) without stopping: every
      * step returns 0 and the replay goes on to the recording's end. */
@@ -326,6 +347,12 @@ typedef struct ona_runtime_stats {
     uint32_t sounds;    /* live sounds, the silent placeholder included */
     uint32_t canvases;  /* live canvases (a system's are freed when it ends) */
     uint64_t atlas_bytes; /* bytes the glyph atlas pages hold (at most the desc's atlas_memory) */
+    /* The main thread's picture: pictures drawn (with fixed steps, fewer than `frames`, which
+     * counts steps), and the time spent merging and drawing them and swapping (presenting):
+     * the last one's and the totals. */
+    uint64_t pictures;
+    uint64_t last_draw_ns, last_present_ns, total_draw_ns, total_present_ns;
+    uint32_t last_steps; /* steps the last ona_runtime_step ran (1 without fixed_step) */
 } ona_runtime_stats;
 
 /* --- The runtime ----------------------------------------------------------------------------- */
@@ -369,9 +396,12 @@ ONA_API int ona_runtime_lookup(ona_runtime *rt, const char *name, ona_system *ou
 ONA_API int ona_runtime_send(ona_runtime *rt, ona_system to, ona_message *m);
 
 /* Runs one frame with time step `dt` seconds: every live system gets a turn, until quiescence.
+ * With desc.fixed_step, `dt` is the wall time to spend instead: the turns run once per whole
+ * step due (0 to max_steps times), then the frame is drawn once (not at all with no step due).
  * Returns 0, or ONA_EINVAL (dt negative, infinite or NaN) / ONA_ETHREAD (another thread, or
  * inside a callback) for misuse. Script errors do not fail a step. While replaying, `dt` is
- * ignored for the recorded one, and ONA_EDIVERGED says the replay diverged (see replay_path). */
+ * ignored for the recorded one (and the recorded steps), and ONA_EDIVERGED says the replay
+ * diverged (see replay_path). */
 ONA_API int ona_runtime_step(ona_runtime *rt, double dt);
 
 /* Steps frames until a system calls ona.quit() (or ona_ctx_quit, or a handled signal arrives:

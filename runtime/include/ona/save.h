@@ -4,6 +4,9 @@
  * leaves the old save or the new one (README: Saves). The folder is ona_runtime_desc.save_dir,
  * else the per-user folder of ona_runtime_desc.game_id. Every function here may run on any
  * thread: two systems saving the same name at once each write a whole file, the last rename wins.
+ * While a session is replayed (ona_runtime_desc.replay_path) the save folder is neither read
+ * nor written: loads return what the recording says they returned, saves are checked and
+ * dropped.
  */
 #ifndef ONA_SAVE_H
 #define ONA_SAVE_H

@@ -20,8 +20,10 @@ extern "C" {
  * main.lua's with a window) since the previous call, then returns the dt the next
  * ona_runtime_step should get: the fixed step when one applies (ona_runtime_desc.fixed_dt),
  * else the wall time since the previous call (1/60 the first time; at most 0.25 s, so a stop
- * in a debugger is not one huge step). Main thread, between frames; elsewhere, or with a NULL
- * runtime, returns 0 and sleeps not. */
+ * in a debugger is not one huge step). With fixed_step and measured time it also waits until a
+ * step is due, since a frame without one draws nothing new. The wall clock is desc.clock_ns when
+ * given (then nothing sleeps). Main thread, between frames; elsewhere, or with a NULL runtime,
+ * returns 0 and sleeps not. */
 ONA_API double ona_runtime_frame_dt(ona_runtime *rt);
 
 /* Game time: the sum of the dt of every frame stepped so far (0 before the first). Inside a
@@ -32,6 +34,10 @@ ONA_API double ona_runtime_time(const ona_runtime *rt);
  * ctx). */
 ONA_API double ona_ctx_time(ona_ctx *ctx);
 ONA_API double ona_ctx_dt(ona_ctx *ctx);
+/* Under fixed steps (ona_runtime_desc.fixed_step): the frame's leftover fraction of a step, in
+ * [0, 1), the same in every step of the frame and for every system, to draw between the last
+ * two states with. 0 without fixed steps (and for a NULL ctx). Inside a callback. */
+ONA_API double ona_ctx_alpha(ona_ctx *ctx);
 
 /* A random number generator (xoshiro256**). Treat the fields as private; copy it freely: it is
  * plain state, owned by whoever holds it. The ona_random_* functions are safe on any thread
