@@ -41,6 +41,7 @@ static const module modules[] = {
     {"gfx", ona__lua_open_transform},
     {"input", ona__lua_open_input},
     {"audio", ona__lua_open_audio},
+    {"fs", ona__lua_open_fs},
     {NULL, ona__lua_open_time},
     {NULL, ona__lua_open_save},
 };

@@ -33,5 +33,6 @@ void ona__lua_open_transform(lua_State *L);
 /* Into `ona.input` (l_input.c) and `ona.audio` (l_audio.c). */
 void ona__lua_open_input(lua_State *L);
 void ona__lua_open_audio(lua_State *L);
+void ona__lua_open_fs(lua_State *L);
 
 #endif

@@ -246,9 +246,10 @@ static int open_script(lua_State *L) {
     if (lua->sandboxed)
         ona__lua_sandbox(L);
     ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
-    /* Both name the chunk "@path", so errors read path:line: message. */
-    /* A replay reads it as the loaders do, where a recorded reload stands in for the disk. */
-    if (lua->sandboxed || lua->svc->core->detailing
+    /* Both name the chunk "@path", so errors read path:line: message. A replay reads it as the
+     * loaders do, where a recorded reload stands in for the disk; a script inside a packed game's
+     * archive is read through the path table (paths.h), which stdio cannot open. */
+    if (lua->sandboxed || lua->svc->core->detailing || ona__paths_mounted(lua->script_path)
             ? ona__lua_load_source(L, lua->script_path, lua->sandboxed)
             : luaL_loadfile(L, lua->script_path))
         return lua_error(L);

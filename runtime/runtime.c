@@ -159,6 +159,14 @@ int ona_runtime_create(const ona_runtime_desc *desc_in, ona_runtime **out) {
         rc = copy_roots(&rt->services, desc_in ? desc_in->script_roots : NULL);
     if (rc == 0)
         rc = ona__services_init_saves(&rt->services, desc.save_dir, desc.game_id);
+    if (rc == 0)
+        rc = ona__fs_init(&rt->services);
+    /* A packed game is one file that never changes under it: nothing to watch. */
+    if (rc == 0 && svc->fs.packed && desc.hot_reload) {
+        ona_log(ONA_LOG_INFO, "runtime", "the game is an archive: hot reload is off");
+        desc.hot_reload = false;
+        rt->desc.hot_reload = false;
+    }
     if (rc == 0) {
         ona__core_desc cd = {
             .threads = desc.threads,
@@ -300,6 +308,7 @@ void ona_runtime_destroy(ona_runtime *rt) {
     if (rt->hot_ready)
         ona__hot_reload_free(&rt->hot);
     ona__core_release_hosts(&rt->core); /* after the systems, which used the hosts' state */
+    ona__fs_free(&rt->services);        /* after every loader that could read an archive */
     for (uint32_t i = 0; i < rt->services.root_count; i++)
         ona__free(rt->services.roots[i]);
     ona__free(rt->services.roots);

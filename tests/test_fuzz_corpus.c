@@ -16,6 +16,7 @@
 
 #include "fuzz/fuzz_assets.h"
 #include "fuzz/fuzz_message.h"
+#include "fuzz/fuzz_fs.h"
 #include "fuzz/fuzz_record.h"
 
 #include <dirent.h>
@@ -26,6 +27,7 @@
 #define CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/message"
 #define ASSET_CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/"
 #define RECORD_CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/record"
+#define FS_CORPUS ONA_SOURCE_DIR "/tests/fuzz/corpus/fs"
 
 /* Reads a whole file into an exactly sized heap block (so ASan sees any read past its end). */
 static uint8_t *read_file(const char *path, size_t *size) {
@@ -181,6 +183,35 @@ START_TEST(test_corpus_images_replay) {
 }
 END_TEST
 
+/* Game archives (tests/fuzz/corpus/fs/): valid-* mount and read whole, bad-* are refused; any-*
+ * (what the fuzzer kept) only must not break a property. */
+START_TEST(test_corpus_archives_replay) {
+    DIR *d = opendir(FS_CORPUS);
+    ck_assert_msg(d != NULL, "no corpus at %s", FS_CORPUS);
+    int valid = 0, bad = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", FS_CORPUS, e->d_name);
+        size_t size;
+        uint8_t *bytes = read_file(path, &size);
+        int rc = ona_fuzz_fs(bytes, size);
+        free(bytes);
+        if (strncmp(e->d_name, "valid-", 6) == 0) {
+            ck_assert_msg(rc == 0, "%s: %s", e->d_name, ona_strerror(rc));
+            valid++;
+        } else if (strncmp(e->d_name, "bad-", 4) == 0) {
+            ck_assert_msg(rc == ONA_EFORMAT, "%s was accepted", e->d_name);
+            bad++;
+        }
+    }
+    closedir(d);
+    ck_assert_int_ge(valid, 1);
+    ck_assert_int_ge(bad, 2);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("fuzz_corpus");
     TCase *tc = tcase_create("replay");
@@ -190,6 +221,7 @@ int main(void) {
     tcase_add_test(tc, test_corpus_music_replays);
     tcase_add_test(tc, test_corpus_images_replay);
     tcase_add_test(tc, test_corpus_record_replays);
+    tcase_add_test(tc, test_corpus_archives_replay);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -121,7 +121,7 @@ static int file_close(void *source) {
 static ona__stream *open_vorbis(const char *path, bool loop) {
     vorbis_stream *s = ona__calloc(1, sizeof *s);
     char *copy = ona__malloc(strlen(path) + 1);
-    FILE *file = fopen(path, "rb");
+    FILE *file = ona__paths_fopen(path);
     if (!s || !copy || !file) {
         ona_log(ONA_LOG_ERROR, "audio", "music %s: %s; playing silence instead", path,
                 file ? "out of memory" : "cannot be read");
@@ -215,7 +215,7 @@ ona__stream *ona__music_open(const char *path, bool loop) {
                 ona__paths_why(kind, path));
         return NULL;
     }
-    FILE *probe = fopen(path, "rb");
+    FILE *probe = ona__paths_fopen(path);
     char magic[4] = {0};
     size_t n = probe ? fread(magic, 1, 4, probe) : 0;
     if (probe)

@@ -21,6 +21,14 @@
  * shaders are all read whole by it, each with its own size limit, so a missing or oversized
  * file reports the same error codes whichever loader met it. A replay's recorded hot reloads
  * stand in for the disk's content there (paths_overlay.c).
+ *
+ * Archives. A packed game's root is its archive file, and its entries are named as if the file
+ * were a folder ("/games/pong.ona/main.lua": no such path can exist on disk, since its parent
+ * is a regular file). The table of mounted archives is process-wide (several runtimes may run
+ * in one process, each mounting its own), read under a rwlock held across the mounter's call,
+ * so an unmount waits for the reads through it. Such a path is made canonical by its text alone
+ * (".", ".." and repeated slashes folded: an archive has no links), then confined like any
+ * other; resolve, check, read and fopen all dispatch on it, so loaders need not know.
  */
 #include "paths.h"
 
@@ -29,10 +37,143 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <uv.h>
+
+/* --- Mounted archives ------------------------------------------------------------------------ */
+
+enum { MAX_MOUNTS = 64 };
+
+typedef struct mount {
+    char *prefix;
+    size_t len;
+    const ona__mount_ops *ops;
+    void *ctx;
+} mount;
+
+static mount mounts[MAX_MOUNTS];
+/* Written under the write lock; read without it only to skip the lock when nothing is mounted
+ * (acquire: pairs with the release of a mount, which a runtime makes before its systems run). */
+static _Atomic(uint32_t) mount_count;
+
+static bool any_mounts(void) {
+    return atomic_load_explicit(&mount_count, memory_order_acquire) != 0;
+}
+static uv_rwlock_t mounts_lock;
+static uv_once_t mounts_once = UV_ONCE_INIT;
+
+static void mounts_init(void) {
+    if (uv_rwlock_init(&mounts_lock) != 0)
+        abort(); /* only when the OS has no resources for one lock, before any game runs */
+}
+
+int ona__paths_mount(const char *prefix, const ona__mount_ops *ops, void *ctx) {
+    uv_once(&mounts_once, mounts_init);
+    size_t len = strlen(prefix);
+    char *copy = ona__malloc(len + 1);
+    if (!copy)
+        return ONA_ENOMEM;
+    memcpy(copy, prefix, len + 1);
+    uv_rwlock_wrlock(&mounts_lock);
+    /* Relaxed inside the lock, which orders the table; the release publishes the count. */
+    uint32_t n = atomic_load_explicit(&mount_count, memory_order_relaxed);
+    int rc = n < MAX_MOUNTS ? 0 : ONA_ELIMIT;
+    if (rc == 0) {
+        mounts[n] = (mount){copy, len, ops, ctx};
+        atomic_store_explicit(&mount_count, n + 1, memory_order_release);
+    }
+    uv_rwlock_wrunlock(&mounts_lock);
+    if (rc)
+        ona__free(copy);
+    return rc;
+}
+
+void ona__paths_unmount(void *ctx) {
+    uv_once(&mounts_once, mounts_init);
+    char *gone = NULL;
+    uv_rwlock_wrlock(&mounts_lock);
+    /* Relaxed inside the lock, which every reader of the table holds. */
+    uint32_t n = atomic_load_explicit(&mount_count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++)
+        if (mounts[i].ctx == ctx) {
+            gone = mounts[i].prefix;
+            memmove(&mounts[i], &mounts[i + 1], (n - i - 1) * sizeof *mounts);
+            atomic_store_explicit(&mount_count, n - 1, memory_order_relaxed);
+            break;
+        }
+    uv_rwlock_wrunlock(&mounts_lock);
+    ona__free(gone);
+}
+
+/* The mount `path` lies in, with the read lock held (release with unlock_mounts), or NULL (the
+ * lock not held). *rel is the part below the archive ("" for its top). */
+static const mount *mount_of(const char *path, const char **rel) {
+    uv_once(&mounts_once, mounts_init);
+    uv_rwlock_rdlock(&mounts_lock);
+    /* Relaxed under the lock, which orders the table's writes. */
+    uint32_t n = atomic_load_explicit(&mount_count, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++) {
+        const mount *m = &mounts[i];
+        if (strncmp(path, m->prefix, m->len) == 0 && (path[m->len] == '/' || !path[m->len])) {
+            *rel = path + m->len + (path[m->len] == '/');
+            return m;
+        }
+    }
+    uv_rwlock_rdunlock(&mounts_lock);
+    return NULL;
+}
+
+static void unlock_mounts(void) {
+    uv_rwlock_rdunlock(&mounts_lock);
+}
+
+bool ona__paths_mounted(const char *path) {
+    const char *rel;
+    if (!any_mounts())
+        return false;
+    if (!mount_of(path, &rel))
+        return false;
+    unlock_mounts();
+    return true;
+}
+
+/* Folds "//", "/./" and "x/.." in an absolute `path`, in place (".." at the top stays there). */
+static void fold(char *path) {
+    char *out = path;
+    for (const char *c = path; *c;) {
+        while (*c == '/')
+            c++;
+        const char *end = c;
+        while (*end && *end != '/')
+            end++;
+        size_t n = (size_t)(end - c);
+        if (n == 1 && c[0] == '.') {
+        } else if (n == 2 && c[0] == '.' && c[1] == '.') {
+            while (out > path && *--out != '/')
+                ;
+        } else if (n > 0) {
+            *out++ = '/';
+            memmove(out, c, n);
+            out += n;
+        }
+        c = end;
+    }
+    if (out == path)
+        *out++ = '/';
+    *out = '\0';
+}
+
+/* ona__paths_check_file for an entry of mount `m`. */
+static int mounted_kind(const mount *m, const char *rel) {
+    bool dir = false;
+    uint64_t size = 0;
+    int rc = m->ops->stat(m->ctx, rel, &dir, &size);
+    return rc ? rc : dir ? ONA_ENOTFILE : 0;
+}
 
 /* True when the canonical `real` is `root` (canonical) or inside it. */
 static bool inside(const char *real, const char *root) {
@@ -70,6 +211,13 @@ static bool climbs_out(const char *name) {
 }
 
 int ona__paths_check_file(const char *path) {
+    const char *rel;
+    const mount *m = any_mounts() ? mount_of(path, &rel) : NULL;
+    if (m) {
+        int rc = mounted_kind(m, rel);
+        unlock_mounts();
+        return rc;
+    }
     struct stat st;
     if (stat(path, &st) != 0)
         return errno == ENOENT || errno == ENOTDIR ? ONA_ENOENT : ONA_EIO;
@@ -80,6 +228,12 @@ int ona__paths_check_file(const char *path) {
  * root). */
 static int found(char *const *roots, uint32_t root_count, char *path, size_t size, bool confined) {
     char real[PATH_MAX];
+    if (path[0] == '/' && ona__paths_mounted(path)) {
+        fold(path);
+        if (confined && !inside_a_root(roots, root_count, path))
+            return ONA_EPATH;
+        return ona__paths_check_file(path);
+    }
     if (!realpath(path, real))
         return errno == ENOENT || errno == ENOTDIR ? ONA_ENOENT : ONA_EIO;
     if (confined && !inside_a_root(roots, root_count, real))
@@ -113,7 +267,8 @@ static int resolve(char *const *roots, uint32_t root_count, const char *name, ch
         if (n < 0 || (size_t)n >= size)
             return ONA_ERANGE;
         struct stat st;
-        if (lstat(path, &st) != 0)
+        if (ona__paths_mounted(path) ? ona__paths_check_file(path) == ONA_ENOENT
+                                     : lstat(path, &st) != 0)
             continue;
         return found(roots, root_count, path, size, confined);
     }
@@ -139,6 +294,8 @@ const char *ona__paths_why(int rc, const char *path) {
                "absolute start or a '..' that leaves it)";
     case ONA_ENOTFILE: {
         struct stat st;
+        if (path && ona__paths_mounted(path))
+            return "is a directory, not a file";
         if (path && stat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode))
                 return "is a directory, not a file";
@@ -164,6 +321,15 @@ int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size) 
     int stand_in = ona__paths_overlay_read(path, limit, out, size);
     if (stand_in != 1)
         return stand_in;
+    const char *rel;
+    const mount *m = any_mounts() ? mount_of(path, &rel) : NULL;
+    if (m) {
+        int rc = mounted_kind(m, rel);
+        if (rc == 0)
+            rc = m->ops->read(m->ctx, rel, limit, out, size);
+        unlock_mounts();
+        return rc;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT || errno == ENOTDIR ? ONA_ENOENT
@@ -202,4 +368,25 @@ int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size) 
     *out = data;
     *size = n;
     return 0;
+}
+
+FILE *ona__paths_fopen(const char *path) {
+    if (!ona__paths_mounted(path))
+        return fopen(path, "rb");
+    uint8_t *data;
+    size_t size;
+    int rc = ona__read_file(path, SIZE_MAX - 1, &data, &size);
+    if (rc) {
+        errno = rc == ONA_ENOENT ? ENOENT : rc == ONA_ENOMEM ? ENOMEM : EIO;
+        return NULL;
+    }
+    /* A stream that owns a copy of the bytes (freed by fclose). */
+    FILE *f = fmemopen(NULL, size + 1, "w+");
+    if (f && (fwrite(data, 1, size, f) != size || fseek(f, 0, SEEK_SET) != 0)) {
+        fclose(f);
+        f = NULL;
+        errno = EIO;
+    }
+    ona__free(data);
+    return f;
 }

@@ -7,6 +7,9 @@
 
 #include "ona/base.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Finds `name` (for the embedder's C calls): an absolute path as it is, else under each root in
  * turn, never in the working directory. The result is canonical (realpath), so file events match
  * it. 0; ONA_ENOENT with `path` holding the last candidate; ONA_ENOTFILE (with `path` canonical)
@@ -45,5 +48,30 @@ int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size);
 int ona__paths_overlay_put(const void *owner, const char *path, const uint8_t *bytes, size_t size);
 void ona__paths_overlay_drop(const void *owner);
 int ona__paths_overlay_read(const char *path, size_t limit, uint8_t **out, size_t *size);
+
+/* --- Archives mounted as folders -------------------------------------------------------------
+ * A game packed into one file (a zip) is a script root that is a file: its entries are named as
+ * if the archive were a folder, "<archive path>/<entry>", and every function above reads them
+ * through the ops of whoever mounted it (runtime/services/fs.c, on PhysicsFS), so every loader
+ * finds a packed game's files the way it finds a folder's. Any thread; the table has a lock. */
+typedef struct ona__mount_ops {
+    /* What entry `rel` ("" for the archive's top) is: 0 with *is_dir and *size, else
+     * ONA_ENOENT or ONA_EIO. */
+    int (*stat)(void *ctx, const char *rel, bool *is_dir, uint64_t *size);
+    /* Reads entry `rel` whole as ona__read_file does (a NUL after it; ONA_ELIMIT past limit). */
+    int (*read)(void *ctx, const char *rel, size_t limit, uint8_t **out, size_t *size);
+} ona__mount_ops;
+
+/* Makes `prefix` (an archive's canonical path) a folder whose entries `ops` read; ctx is
+ * passed back, and must live until ona__paths_unmount(ctx). 0, ONA_ELIMIT (64 at once),
+ * ONA_ENOMEM. The same prefix mounted twice is read through the first mount still there. */
+int ona__paths_mount(const char *prefix, const ona__mount_ops *ops, void *ctx);
+/* Removes ctx's mount; no call reads through it after this returns. */
+void ona__paths_unmount(void *ctx);
+/* True when `path` is inside a mounted archive (no file there is on disk). */
+bool ona__paths_mounted(const char *path);
+/* Opens `path` for reading: fopen for a file on disk, a stream over the entry's bytes for one
+ * in an archive. NULL with errno set when it cannot be read. */
+FILE *ona__paths_fopen(const char *path);
 
 #endif

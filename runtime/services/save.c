@@ -10,10 +10,11 @@
  *    checks the header's CRC before trusting the length, the length against the file's size,
  *    the payload's CRC, and finally the value's structure (ona_message_validate), so no byte
  *    pattern on disk decodes into garbage.
- *  - Atomicity: write a temporary file (mkstemp, ".<name>.save.tmp-XXXXXX") in the save's own
- *    folder, fsync it, rename it over the save (atomic on POSIX file systems), then fsync the
- *    folder so the rename itself is on disk. A process killed at any point leaves the old save
- *    or the new one; at worst a temporary file stays behind, which is never read.
+ *  - Atomicity (ona__save_write_atomic, which ona.fs.write shares): write a temporary file
+ *    (mkstemp, ".<name>.save.tmp-XXXXXX") in the save's own folder, fsync it, rename it over the
+ * save (atomic on POSIX file systems), then fsync the folder so the rename itself is on disk. A
+ * process killed at any point leaves the old save or the new one; at worst a temporary file stays
+ * behind, which is never read.
  *  - Threads: no shared state. Two systems saving the same name at once each write their own
  *    temporary file; the last rename wins and both files are whole. A load during a save reads
  *    the old or the new file, never a mix.
@@ -271,6 +272,55 @@ static int flatten(ona_message *value, ona_message *out, char *what, size_t what
     return rc;
 }
 
+int ona__save_write_atomic(const char *dir, const char *path, const void *head, size_t head_size,
+                           const void *body, size_t body_size, const char **step) {
+    *step = "create the folder for it";
+    int e = make_dirs(dir);
+    if (e)
+        return e;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char tmp[4096 + 32];
+    int n = snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dir, base);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return ENAMETOOLONG;
+    *step = "create a temporary file for it";
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return errno;
+    *step = "write it";
+    e = fchmod(fd, 0644) != 0 ? errno : 0;
+    if (!e)
+        e = write_all(fd, head, head_size);
+    if (!e)
+        e = write_all(fd, body, body_size);
+    if (!e && fsync(fd) != 0) {
+        e = errno;
+        *step = "flush it";
+    }
+    if (close(fd) != 0 && !e) {
+        e = errno;
+        *step = "close it";
+    }
+    if (!e && rename(tmp, path) != 0) {
+        e = errno;
+        *step = "rename the temporary file over it";
+    }
+    if (e) {
+        unlink(tmp);
+        return e;
+    }
+    /* The rename is only durable once the folder's entry is on disk. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        if (fsync(dfd) != 0)
+            ona_log(ONA_LOG_WARN, "save", "%s: the folder could not be synced: %s", path,
+                    strerror(errno));
+        close(dfd);
+    }
+    return 0;
+}
+
 /* The path of save `name` in `dir`, checking the name first: 0, the error of ona__save_path, or
  * ONA_ENOENT when there is no save folder, reported as "save <name>: <no_folder>". */
 static int locate(const char *dir, const char *name, char *path, size_t size, char *err,
@@ -334,54 +384,12 @@ int ona__save_write_message(const char *dir, const char *name, ona_message *valu
     put_u32(header + 24, ona__crc32(0, payload, flat.size));
     put_u32(header + 28, ona__crc32(0, header, 28));
 
-    int e = make_dirs(dir);
-    if (e) {
-        put_err(err, errsize, "save %s (%s): cannot create the folder: %s", name, path,
-                strerror(e));
-        ona_message_release(&flat);
-        return ONA_EIO;
-    }
-    char tmp[4096 + 32];
-    snprintf(tmp, sizeof tmp, "%s/.%s.save.tmp-XXXXXX", dir, name);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        e = errno;
-        put_err(err, errsize, "save %s (%s): cannot create a temporary file: %s", name, path,
-                strerror(e));
-        ona_message_release(&flat);
-        return ONA_EIO;
-    }
-    const char *step = "write";
-    e = fchmod(fd, 0644) != 0 ? errno : 0;
-    if (!e)
-        e = write_all(fd, header, sizeof header);
-    if (!e)
-        e = write_all(fd, payload, flat.size);
-    if (!e && fsync(fd) != 0) {
-        e = errno;
-        step = "flush";
-    }
-    if (close(fd) != 0 && !e) {
-        e = errno;
-        step = "close";
-    }
+    const char *step;
+    int e = ona__save_write_atomic(dir, path, header, sizeof header, payload, flat.size, &step);
     ona_message_release(&flat);
-    if (!e && rename(tmp, path) != 0) {
-        e = errno;
-        step = "rename the temporary file over";
-    }
     if (e) {
-        unlink(tmp);
-        put_err(err, errsize, "save %s (%s): cannot %s it: %s", name, path, step, strerror(e));
+        put_err(err, errsize, "save %s (%s): cannot %s: %s", name, path, step, strerror(e));
         return ONA_EIO;
-    }
-    /* The rename is only durable once the folder's entry is on disk. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        if (fsync(dfd) != 0)
-            ona_log(ONA_LOG_WARN, "save", "save %s (%s): the folder could not be synced: %s", name,
-                    path, strerror(errno));
-        close(dfd);
     }
     return 0;
 }

@@ -48,6 +48,13 @@ int ona__save_path(const char *dir, const char *name, char *out, size_t size, ch
 int ona__save_write_message(const char *dir, const char *name, ona_message *value, char *err,
                             size_t errsize);
 
+/* Writes `head` then `body` as the file `path` in folder `dir` (made with its parents, when
+ * missing) atomically: a temporary file ".<file name>.tmp-XXXXXX" beside it is written, fsynced,
+ * renamed over `path`, and the folder is synced, so a crash leaves the old file or the new one,
+ * never a mix. Any thread. 0, or errno with *step naming what failed ("write it"). */
+int ona__save_write_atomic(const char *dir, const char *path, const void *head, size_t head_size,
+                           const void *body, size_t body_size, const char **step);
+
 /* Reads save `name` from `dir`, checks it whole (header, length, CRC32, well-formed value) and
  * returns its payload: *bytes (ona__malloc'd, the caller frees with ona__free) of *size bytes,
  * a message body holding exactly one value with no references. Any thread. Errors: ONA_ENOENT

@@ -21,6 +21,7 @@
 #include "assets.h"
 #include "audio.h"
 #include "core.h"
+#include "fs.h"
 #include "hot_reload.h"
 #include "paths.h"
 #include "shapes.h"
@@ -45,6 +46,7 @@ typedef struct ona__services {
     char *save_dir; /* NULL: no folder (no HOME) */
     /* The session's recording or replay, which answers and keeps the saves' loads (record.h). */
     struct ona__record *record;
+    ona__fs fs;              /* the game's tree on PhysicsFS, for ona.fs (fs.c) */
     size_t memory_cap;       /* a Lua system's heap cap by default */
     uint32_t turn_budget_ms; /* a turn's budget by default; ONA_BUDGET_OFF: none */
     bool sandbox;            /* every Lua system sandboxed (ona_runtime_desc.sandbox) */

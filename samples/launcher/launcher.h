@@ -59,6 +59,15 @@ int ona__launcher_parse_args(int argc, char **argv, ona__launcher_options *o);
  * a running game's inspector. Returns the exit status. */
 int ona__launcher_console(int argc, char **argv);
 
+/* --- Packing (pack.c) -------------------------------------------------------------------------
+ */
+
+/* `ona pack <game-folder> -o <game.ona>` with the arguments after "pack": the folder as one zip.
+ * Returns the exit status (0, 1 when it could not be packed, 2 for a usage error). */
+int ona__launcher_pack(int argc, char **argv);
+/* True when this executable has a game appended (`ona pack --fused`); `path` gets its file. */
+bool ona__launcher_fused(char *path, size_t size);
+
 /* --- Statistics (report.c) ---------------------------------------------------------------------
  */
 

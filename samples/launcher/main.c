@@ -13,6 +13,7 @@
  * key=value pairs become the table main.lua receives as `...` (numbers where they parse).
  *   ona --version
  *   ona console [IP:PORT | URL] [--token TOKEN]   (a REPL into a game run with --inspect)
+ *   ona pack <game-folder> -o <game.ona>          (the game as one file; `ona game.ona` runs it)
  *
  * It is also the reference embedder: everything it does goes through ona/ona.h.
  *
@@ -69,6 +70,19 @@ static int run_loop(ona_runtime *rt, long frames, const char *screenshot, bool s
     return rc;
 }
 
+/* True when `path` is a zip (a game made by `ona pack`): its first bytes are a zip's, or (a fused
+ * game, the launcher with a zip appended) its last 22 are a zip's end record. */
+static bool is_archive(const char *path) {
+    FILE *f = fopen(path, "rb");
+    unsigned char magic[4] = {0}, end[22] = {0};
+    size_t n = f ? fread(magic, 1, sizeof magic, f) : 0;
+    bool tail = f && fseek(f, -(long)sizeof end, SEEK_END) == 0 &&
+                fread(end, 1, sizeof end, f) == sizeof end && memcmp(end, "PK\5\6", 4) == 0;
+    if (f)
+        fclose(f);
+    return (n == 4 && memcmp(magic, "PK\3\4", 4) == 0) || tail;
+}
+
 /* --- The log ---------------------------------------------------------------------------------- */
 
 /* How much the log says: 0 warnings, errors and the game's own info (its print, reloads, the
@@ -90,6 +104,18 @@ static void launcher_log(void *user, ona_log_level level, const char *where, con
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "console") == 0)
         return ona__launcher_console(argc - 2, argv + 2);
+    /* A fused game (`ona pack --fused`) is its own first operand: `./game --headless`. */
+    static char self[4096];
+    char *fused_argv[256];
+    if (argc < 255 && ona__launcher_fused(self, sizeof self)) {
+        fused_argv[0] = argv[0];
+        fused_argv[1] = self;
+        for (int i = 1; i < argc; i++)
+            fused_argv[i + 1] = argv[i];
+        fused_argv[++argc] = NULL;
+        argv = fused_argv;
+    } else if (argc > 1 && strcmp(argv[1], "pack") == 0)
+        return ona__launcher_pack(argc - 2, argv + 2);
     ona__launcher_options o;
     int status = ona__launcher_parse_args(argc, argv, &o);
     if (status >= 0)
@@ -136,6 +162,12 @@ int main(int argc, char **argv) {
                     o.target, root);
             return 1;
         }
+    } else if (is_archive(o.target)) {
+        /* A packed game (`ona pack`): the archive is the script root, read through PhysicsFS;
+         * it never changes under the game, so nothing is watched. */
+        snprintf(root, sizeof root, "%s", o.target);
+        snprintf(script, sizeof script, "main.lua");
+        o.watch = false;
     } else {
         const char *slash = strrchr(o.target, '/');
         if (slash == o.target) {
@@ -152,6 +184,14 @@ int main(int argc, char **argv) {
 
     const char *roots[] = {root, NULL};
     const char *title = strrchr(root, '/') && root[1] ? strrchr(root, '/') + 1 : root;
+    char title_buf[MAX_PATH_BYTES + 1];
+    if (strcmp(root, o.target) == 0 && is_archive(o.target)) { /* "pong.ona" is the game "pong" */
+        snprintf(title_buf, sizeof title_buf, "%s", title);
+        char *dot = strrchr(title_buf, '.');
+        if (dot && dot != title_buf)
+            *dot = '\0';
+        title = title_buf;
+    }
     /* The save folder is named after the game folder (a script's own folder for a script), in
      * the characters a save name may use. */
     char game_id[65];

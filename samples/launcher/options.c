@@ -20,11 +20,13 @@
 #include <string.h>
 
 static void usage(FILE *to) {
-    fprintf(to, "usage: ona <game-folder | main.lua> [options] [key=value ...]\n"
+    fprintf(to, "usage: ona <game-folder | game.ona | main.lua> [options] [key=value ...]\n"
                 "       ona --version\n"
                 "       ona console [IP:PORT | URL] [--token TOKEN]\n"
+                "       ona pack <game-folder> -o <game.ona> [--fused]\n"
                 "\n"
                 "  <game-folder>      a folder whose main.lua spawns the game's systems\n"
+                "  <game.ona>         a game packed by `ona pack` (one zip; hot reload off)\n"
                 "  --headless         render offscreen, no window (automatic without a display)\n"
                 "  --frames N         stop after N frames (default: run until ona.quit())\n"
                 "  --workers N        threads running systems, main included (default: cores)\n"

@@ -115,7 +115,10 @@ typedef struct ona_runtime_desc {
     uint32_t turn_budget_ms;
     /* Folders scripts and assets are loaded from and `require` searches, NULL-terminated;
      * NULL = ".". A relative path is looked for only under them, never in the working
-     * directory, and a script's asset paths must stay inside them (ONA_EPATH). */
+     * directory, and a script's asset paths must stay inside them (ONA_EPATH). A root that is a
+     * regular file is a game archive (a zip, `ona pack`): it is mounted (PhysicsFS) and read as
+     * a folder named by the file's canonical path, by every loader and by ona.fs; hot_reload is
+     * then off. create fails with ONA_EFORMAT (logged) for a file that is not such an archive. */
     const char *const *script_roots;
     ona_failure_policy default_policy; /* 0 = RESTART */
     uint32_t restart_limit;            /* restarts before a system is stopped; 0 = 3 */
