@@ -17,6 +17,7 @@
 #include <string.h>
 
 static const char *const roots[] = {ONA_SOURCE_DIR "/tests/lua/physics", NULL};
+static const char *const sample_roots[] = {ONA_SOURCE_DIR "/samples/physics", NULL};
 
 static void setup(void) {
     capture_logs_begin();
@@ -360,6 +361,46 @@ START_TEST(test_c_api_rays_boxes_and_memory) {
 }
 END_TEST
 
+/* The sample headless with its pilot on `threads` threads: every report, as one text. */
+static void sample_on(uint32_t threads, char *out, size_t size, double *max_x, int *hits) {
+    ona_runtime_desc desc = {.threads = threads, .script_roots = sample_roots};
+    ona_runtime *rt = create_runtime(&desc);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "main.lua", "main", report, "autoplay=1", 0, 0);
+    for (int f = 0; f < 400; f++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    assert_game_clean(rt, 4); /* the collector, pilot, physics, hud */
+    ona_runtime_destroy(rt);
+    out[0] = 0;
+    *max_x = 0;
+    *hits = 0;
+    for (int i = 0; i < coll->count; i++) {
+        char part[192];
+        if (coll->items[i].type == ONA_VALUE_STRING)
+            snprintf(part, sizeof part, "%s ", coll->items[i].text);
+        else
+            snprintf(part, sizeof part, "%a ", coll->items[i].number);
+        strncat(out, part, size - strlen(out) - 1);
+        if (strcmp(coll->items[i].text, "ball") == 0 && coll->items[i + 1].number > *max_x)
+            *max_x = coll->items[i + 1].number;
+        if (strcmp(coll->items[i].text, "hits") == 0)
+            *hits = (int)coll->items[i + 1].number;
+    }
+    collector_free();
+}
+
+START_TEST(test_sample_plays_the_same_on_1_and_2_threads) {
+    static char one[16384], two[16384];
+    double x1, x2;
+    int h1, h2;
+    sample_on(1, one, sizeof one, &x1, &h1);
+    sample_on(2, two, sizeof two, &x2, &h2);
+    ck_assert_msg(x1 > 400, "the ball got to x %.1f only", x1); /* it starts at 80 */
+    ck_assert_msg(h1 > 0, "the ball hit no crate");
+    ck_assert_str_eq(one, two);
+}
+END_TEST
+
 static Suite *physics_suite(void) {
     Suite *s = suite_create("physics");
     TCase *tc = tcase_create("physics");
@@ -372,6 +413,7 @@ static Suite *physics_suite(void) {
     tcase_add_test(tc, test_memory_cap_frees_the_world);
     tcase_add_test(tc, test_memory_cap_uncaught_fails_the_system);
     tcase_add_test(tc, test_c_api_rays_boxes_and_memory);
+    tcase_add_test(tc, test_sample_plays_the_same_on_1_and_2_threads);
     suite_add_tcase(s, tc);
     return s;
 }
