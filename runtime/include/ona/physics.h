@@ -94,7 +94,8 @@ typedef struct ona_physics_hit {
     float fraction;     /* along the ray, 0..1 */
 } ona_physics_hit;
 
-/* A body's shape in world pixels, for drawing it (ona_physics_outline). */
+/* A body's shape in world pixels, for drawing it (ona_physics_outline). `shape` is the shape as
+ * Box2D holds it: a BOX reads as a POLYGON of 4 points. */
 typedef struct ona_physics_outline_view {
     ona_physics_type type;
     ona_physics_shape shape;
