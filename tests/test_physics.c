@@ -270,6 +270,29 @@ START_TEST(test_memory_cap_uncaught_fails_the_system) {
 }
 END_TEST
 
+START_TEST(test_filters_kinematic_rays_boxes_from_lua) {
+    ona_runtime *rt = runtime_on(1);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "queries.lua", "queries", report, "", 0, 0);
+    for (int f = 0; f < 3; f++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    ona_runtime_destroy(rt);
+    ck_assert_msg(coll->count == 7, "%s\n%s", collected_text(), captured_logs_text());
+    /* The ghosts pass through each other (their masks leave out their category), both land. */
+    ck_assert_str_eq(coll->items[0].text, "filter 0 2");
+    /* A kinematic body moves at its velocity, untouched by gravity: 60 px in 1 s. */
+    ck_assert_str_eq(coll->items[1].text, "kinematic 360.00 100.00");
+    /* The ray along y = 295 from x = -50 meets the ground's left side (x = 0) first. */
+    ck_assert_str_eq(coll->items[2].text, "ray ground 0.00 0.111 true");
+    /* Down x = 100: both ghosts, resting in the same place (they do not collide), so at the
+     * same fraction and in body order, then the ground. */
+    ck_assert_str_eq(coll->items[3].text, "rays ghost1 ghost2 ground");
+    ck_assert_str_eq(coll->items[4].text, "query ground ghost1 ghost2 arrow");
+    ck_assert_str_eq(coll->items[5].text, "drawn 4");
+    ck_assert_str_eq(coll->items[6].text, "mass 0.0000"); /* kinematic: 0 whatever its density */
+}
+END_TEST
+
 /* Counts a C world's bytes; refuses past `cap`. */
 typedef struct counter {
     ptrdiff_t bytes, cap;
@@ -418,6 +441,7 @@ static Suite *physics_suite(void) {
     tcase_add_test(tc, test_bad_arguments_raise_at_the_authors_line);
     tcase_add_test(tc, test_memory_cap_frees_the_world);
     tcase_add_test(tc, test_memory_cap_uncaught_fails_the_system);
+    tcase_add_test(tc, test_filters_kinematic_rays_boxes_from_lua);
     tcase_add_test(tc, test_c_api_rays_boxes_and_memory);
     tcase_add_test(tc, test_sample_plays_the_same_on_1_and_2_threads);
     suite_add_tcase(s, tc);
