@@ -23,6 +23,7 @@
 
 #include "l_types.h"
 #include "l_message.h"
+#include "l_physics.h"
 
 #include <lauxlib.h>
 #include <math.h>
@@ -338,7 +339,8 @@ static int encode_value(encoder *e, int idx) {
         l_buffer *b = ona__lua_to_buffer(L, idx);
         if (b)
             return encode_buffer(e, b);
-        return refuse(e, ONA_EENCODE, e->depth, "is a userdata");
+        const char *physics = ona__lua_physics_refusal(L, idx);
+        return refuse(e, ONA_EENCODE, e->depth, physics ? physics : "is a userdata");
     }
     case LUA_TLIGHTUSERDATA:
         return refuse(e, ONA_EENCODE, e->depth, "is a light userdata");

@@ -12,7 +12,8 @@
  * its fields the table is the plain table it always was (the JIT sees no metamethod), a field
  * missing from the group still reads nil, and `pairs(ona)` lists the same names. Only a raw look
  * (pairs, next, rawget) at a group nobody has touched yet sees it empty; its metatable is
- * protected (getmetatable returns false). The mechanism is lua_lazy.c's, shared with the lazy standard libraries.
+ * protected (getmetatable returns false). The mechanism is lua_lazy.c's, shared with the lazy
+ * standard libraries.
  */
 #include "l_modules.h"
 
@@ -42,6 +43,7 @@ static const module modules[] = {
     {"input", ona__lua_open_input},
     {"audio", ona__lua_open_audio},
     {"fs", ona__lua_open_fs},
+    {"physics", ona__lua_open_physics},
     {NULL, ona__lua_open_time},
     {NULL, ona__lua_open_save},
 };

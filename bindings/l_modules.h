@@ -34,5 +34,8 @@ void ona__lua_open_transform(lua_State *L);
 void ona__lua_open_input(lua_State *L);
 void ona__lua_open_audio(lua_State *L);
 void ona__lua_open_fs(lua_State *L);
+/* Into `ona.physics`: world, with the ona.physics.World and ona.physics.Body metatables
+ * (l_physics.c, l_physics_query.c). */
+void ona__lua_open_physics(lua_State *L);
 
 #endif

@@ -4,14 +4,15 @@ cmake_minimum_required(VERSION 3.21)
 # The layers' walls that include paths alone cannot enforce. runtime/core is compiled without
 # Lua's or SDL's include paths, so including either there fails the build already; but GL/ and
 # EGL/ headers live in /usr/include, which every target sees. This check (the `walls` test) fails
-# when runtime/core or samples/ include any Lua, SDL, GL or EGL header, when runtime/gfx or
-# runtime/audio includes a Lua header, or when a host (bindings/, runtime/native/) includes a
+# when runtime/core, runtime/physics or samples/ include any Lua, SDL, GL or EGL header, when
+# runtime/gfx, runtime/audio or runtime/physics includes a Lua header, or when a host (bindings/, runtime/native/) includes a
 # header of gfx, audio or the assembly.
 set(pattern "#include [<\"](lua|lauxlib|lualib|luajit|SDL|GL/|EGL)")
 set(gfx_pattern "#include [<\"](lua|lauxlib|lualib|luajit|l_[a-z_]+\\.h|lua_host\\.h)")
 set(failures "")
 function(scan dir regex)
-  file(GLOB_RECURSE files "${ONA_SOURCE_DIR}/${dir}/*.c" "${ONA_SOURCE_DIR}/${dir}/*.h")
+  file(GLOB_RECURSE files "${ONA_SOURCE_DIR}/${dir}/*.c" "${ONA_SOURCE_DIR}/${dir}/*.h"
+    "${ONA_SOURCE_DIR}/${dir}/*.cpp")
   foreach(f ${files})
     file(STRINGS "${f}" hits REGEX "${regex}")
     if(hits)
@@ -25,6 +26,9 @@ scan(runtime/core "${pattern}")
 scan(samples "${pattern}")
 scan(runtime/gfx "${gfx_pattern}")
 scan(runtime/audio "${gfx_pattern}")
+# runtime/physics: Box2D and the core's allocator only; no Lua, SDL, GL or binding header.
+scan(runtime/physics "${pattern}")
+scan(runtime/physics "${gfx_pattern}")
 # The hosts see the public headers, the core's, the services' and their own: every quoted
 # include in bindings/ and runtime/native/ must name a header found in one of those folders.
 function(scan_quoted dir)

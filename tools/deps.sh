@@ -18,7 +18,7 @@ packages=(
   build-essential cmake ninja-build pkg-config dpkg-dev
   libluajit-5.1-dev libuv1-dev libsdl2-dev libglew-dev libegl-dev libstb-dev check libjansson-dev
   libfreetype-dev libvorbis-dev libpng-dev
-  libwebsockets-dev libwebsockets-evlib-uv libedit-dev libphysfs-dev libzip-dev
+  libwebsockets-dev libwebsockets-evlib-uv libedit-dev libphysfs-dev libzip-dev libbox2d-dev
   libgl1-mesa-dri libegl1 libegl-mesa0 fonts-dejavu-core
 )
 

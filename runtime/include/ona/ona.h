@@ -39,5 +39,6 @@
 #include "ona/audio.h"
 #include "ona/text.h"
 #include "ona/shapes.h"
+#include "ona/physics.h"
 
 #endif /* ONA_ONA_H */
