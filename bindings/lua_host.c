@@ -28,6 +28,7 @@
 #include "lua_sandbox.h"
 
 #include <lauxlib.h>
+#include <luajit.h>
 #include <lualib.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +78,10 @@ static int reload_chunk(lua_State *L) {
     const char *chunk = lua_tolstring(L, -1, &len);
     if (luaL_loadbuffer(L, chunk, len, ONA__PRELUDE_CHUNK))
         return lua_error(L);
+    /* Interpreted only, with every function it makes: run once a reload, its loops would only
+     * start traces that abort (pairs, recursion), each abort a C++-style throw whose unwinder
+     * searches the frame tables of every state's machine code. */
+    luaJIT_setmode(L, -1, LUAJIT_MODE_ALLFUNC | LUAJIT_MODE_OFF);
     return 1;
 }
 
