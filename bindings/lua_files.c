@@ -20,6 +20,7 @@
 #include "lua_sandbox.h"
 
 #include "lua_check.h"
+#include "lua_chunks.h"
 #include "lua_host.h"
 #include "paths.h"
 
@@ -54,7 +55,8 @@ static int load_file(lua_State *L, const char *path, bool text_only, bool refuse
     if (binary || empty)
         status = LUA_ERRSYNTAX;
     else
-        status = luaL_loadbufferx(L, (const char *)data, size, chunkname, text_only ? "t" : NULL);
+        status =
+            ona__lua_chunk_load(L, (const char *)data, size, chunkname, text_only ? "t" : NULL);
     ona__free(data); /* before anything below can raise */
     if (binary)
         lua_pushfstring(L,
@@ -275,9 +277,23 @@ static int l_raw_ffi(lua_State *L) {
     return 1;
 }
 
+/* raw.load_script(path) -> chunk | nil, message: the system's own script read again for a hot
+ * reload, as its spawn read it. */
+static int l_raw_load_script(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    if (load_file(L, path, ona__lua_of(L)->sandboxed, false) != 0) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    return 1;
+}
+
 void ona__lua_open_files(lua_State *L) {
     lua_pushcfunction(L, l_raw_module);
     lua_setfield(L, -2, "module");
+    lua_pushcfunction(L, l_raw_load_script);
+    lua_setfield(L, -2, "load_script");
     lua_pushcfunction(L, l_raw_ffi);
     lua_setfield(L, -2, "ffi");
 }

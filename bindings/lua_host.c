@@ -25,6 +25,7 @@
 #include "l_modules.h"
 #include "l_ona.h"
 #include "lua_check.h"
+#include "lua_chunks.h"
 #include "lua_sandbox.h"
 
 #include <lauxlib.h>
@@ -76,7 +77,7 @@ static int reload_chunk(lua_State *L) {
     luaL_pushresult(&b);
     size_t len;
     const char *chunk = lua_tolstring(L, -1, &len);
-    if (luaL_loadbuffer(L, chunk, len, ONA__PRELUDE_CHUNK))
+    if (ona__lua_chunk_load(L, chunk, len, ONA__PRELUDE_CHUNK, "t"))
         return lua_error(L);
     /* Interpreted only, with every function it makes: run once a reload, its loops would only
      * start traces that abort (pairs, recursion), each abort a C++-style throw whose unwinder
@@ -251,12 +252,11 @@ static int open_script(lua_State *L) {
     if (lua->sandboxed)
         ona__lua_sandbox(L);
     ona__lua_record_warnings(L, lua->svc->core); /* a recording's blind spots say so */
-    /* Both name the chunk "@path", so errors read path:line: message. A replay reads it as the
-     * loaders do, where a recorded reload stands in for the disk; a script inside a packed game's
-     * archive is read through the path table (paths.h), which stdio cannot open. */
-    if (lua->sandboxed || lua->svc->core->detailing || ona__paths_mounted(lua->script_path)
-            ? ona__lua_load_source(L, lua->script_path, lua->sandboxed)
-            : luaL_loadfile(L, lua->script_path))
+    /* Read as the loaders read (a replay's recorded reload stands in for the disk, a packed
+     * game's archive is read through the path table) and loaded as the one bytecode every
+     * state of these bytes loads (lua_chunks.c); the chunk is "@path", so errors read
+     * path:line: message. */
+    if (ona__lua_load_source(L, lua->script_path, lua->sandboxed))
         return lua_error(L);
     /* The chunk gets the spawn args too (`local args = ...`): a one-shot main.lua has no init. */
     if (ona__lua_push_args(lua, L) != 0)
@@ -268,8 +268,9 @@ static int open_script(lua_State *L) {
         lua_pop(L, 1);
         lua->sys->one_shot = true;
     } else {
-        return luaL_error(L, "%s: a system script must return a table of callbacks (init, "
-                             "process, exit, reload) or nothing, not a %s",
+        return luaL_error(L,
+                          "%s: a system script must return a table of callbacks (init, "
+                          "process, exit, reload) or nothing, not a %s",
                           lua->script_path, luaL_typename(L, -1));
     }
     return 0;
@@ -480,8 +481,8 @@ int ona__lua_prepare(ona__core *core, void **state) {
     if (!L)
         return 0;
     bytecode bc = {0};
-    int rc = luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size,
-                             "=prelude.lua");
+    int rc =
+        luaL_loadbuffer(L, (const char *)ona_prelude_lua, ona_prelude_lua_size, "=prelude.lua");
     if (rc == 0)
         rc = lua_dump(L, write_bytecode, &bc);
     if (rc || bc.failed) {

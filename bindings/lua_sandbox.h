@@ -31,9 +31,10 @@ void ona__lua_push_ffi(lua_State *L);
  * confined search and load of `require`, and `ffi` (ona__lua_push_ffi). */
 void ona__lua_open_files(lua_State *L);
 
-/* lua_files.c. Reads the source file at `path` (already resolved) without blocking and compiles
- * it as chunk "@path": 0 with the function pushed, or a LUA_ERR* code with the message pushed.
- * `text_only` refuses a binary chunk (bytecode) with words that say so. */
+/* lua_files.c. Reads the source file at `path` (already resolved) without blocking and loads it
+ * as chunk "@path", through the bytecode every state shares (lua_chunks.h): 0 with the function
+ * pushed, or a LUA_ERR* code with the message pushed. `text_only` refuses a binary chunk
+ * (bytecode) with words that say so. */
 int ona__lua_load_source(lua_State *L, const char *path, bool text_only);
 
 /* lua_files.c, for the sandbox's base library: loadfile(name [, mode [, env]]), dofile(name) and

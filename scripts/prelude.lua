@@ -352,7 +352,7 @@ end)
 -- reload_chunk: the text at the end of this file), not at every spawn: they were a tenth of a
 -- spawn's instructions and 5 KB of every state's heap. The test of whether the file
 -- is the system's stays here, so that a change to another system's file compiles nothing.
-local reload_chunk, do_reload = raw.reload_chunk, nil
+local reload_chunk, load_script, do_reload = raw.reload_chunk, raw.load_script, nil
 local function set_reloading(on)
   reloading = on
 end
@@ -366,7 +366,7 @@ local function reload(module, state, script, args, changed)
   end
   if not do_reload then
     do_reload = reload_chunk()(modules, missing, requirers, set_reloading, pcall, tostring,
-      type)
+      type, load_script)
   end
   return do_reload(module, state, script, args, changed)
 end
@@ -402,7 +402,7 @@ return turn, reload
 -- that does the reload.
 --[==[
 --@reload
-local modules, missing, requirers, set_reloading, pcall, tostring, type = ...
+local modules, missing, requirers, set_reloading, pcall, tostring, type, loadfile = ...
 -- The modules to load afresh when `changed` changed: its own, then every module that required
 -- one of those (the script is always re-run). The others stay loaded, their data kept.
 local function affected(changed)
