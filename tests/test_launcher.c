@@ -72,71 +72,17 @@ static const char *make_counting_game(void) {
     return game;
 }
 
-static char *read_all(int fd) {
-    off_t size = lseek(fd, 0, SEEK_END);
-    ck_assert_int_ge(size, 0);
-    char *text = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_int_eq(pread(fd, text, (size_t)size, 0), size);
-    text[size] = '\0';
-    return text;
-}
-
-typedef struct result {
-    int status; /* the exit status; -1 when killed by a signal */
-    char *out, *err;
-} result;
-
-static void result_free(result *r) {
-    free(r->out);
-    free(r->err);
-}
+typedef launcher_result result;
+#define result_free launcher_result_free
 
 /* Runs the launcher with `args` (NULL-terminated, without argv[0]) and `stdin_path` (NULL:
  * this process's) as its standard input, and waits for it. */
-static result run_ona_input(const char *const *args, const char *stdin_path);
+static result run_ona_input(const char *const *args, const char *stdin_path) {
+    return launcher_run(ONA_LAUNCHER_PATH, tmp, args, stdin_path);
+}
 
 static result run_ona(const char *const *args) {
     return run_ona_input(args, NULL);
-}
-
-static result run_ona_input(const char *const *args, const char *stdin_path) {
-    int n = 0;
-    while (args[n])
-        n++;
-    char **argv = calloc((size_t)n + 2, sizeof *argv);
-    ck_assert_ptr_nonnull(argv);
-    argv[0] = (char *)ONA_LAUNCHER_PATH;
-    for (int i = 0; i < n; i++)
-        argv[i + 1] = (char *)args[i];
-    char out_path[128], err_path[128];
-    snprintf(out_path, sizeof out_path, "%s/stdout-XXXXXX", tmp);
-    snprintf(err_path, sizeof err_path, "%s/stderr-XXXXXX", tmp);
-    int out = mkstemp(out_path), err = mkstemp(err_path);
-    ck_assert(out >= 0 && err >= 0);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
-    if (stdin_path)
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
-    pid_t pid;
-    char **env = child_environment();
-    int rc = posix_spawn(&pid, ONA_LAUNCHER_PATH, &actions, NULL, argv, env);
-    posix_spawn_file_actions_destroy(&actions);
-    free(env);
-    ck_assert_msg(rc == 0, "posix_spawn %s: %s", ONA_LAUNCHER_PATH, strerror(rc));
-    int wstatus;
-    ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
-    result r = {.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1};
-    r.out = read_all(out);
-    r.err = read_all(err);
-    close(out);
-    close(err);
-    unlink(out_path);
-    unlink(err_path);
-    free(argv);
-    return r;
 }
 
 #define ASSERT_EXIT(r, expected)                                                                   \

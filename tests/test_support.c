@@ -5,6 +5,9 @@
 #include "test_support.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -570,4 +573,61 @@ void assert_recording_replays(game_session s) {
         stbi_image_free(replayed);
     }
     stbi_image_free(recorded);
+}
+
+/* --- The launcher -------------------------------------------------------------------------- */
+
+static char *read_all(int fd) {
+    off_t size = lseek(fd, 0, SEEK_END);
+    ck_assert_int_ge(size, 0);
+    char *text = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_int_eq(pread(fd, text, (size_t)size, 0), size);
+    text[size] = '\0';
+    return text;
+}
+
+launcher_result launcher_run(const char *launcher, const char *scratch, const char *const *args,
+                             const char *stdin_path) {
+    int n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc((size_t)n + 2, sizeof *argv);
+    ck_assert_ptr_nonnull(argv);
+    argv[0] = (char *)launcher;
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = (char *)args[i];
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, "%s/stdout-XXXXXX", scratch);
+    snprintf(err_path, sizeof err_path, "%s/stderr-XXXXXX", scratch);
+    int out = mkstemp(out_path), err = mkstemp(err_path);
+    ck_assert(out >= 0 && err >= 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err, STDERR_FILENO);
+    if (stdin_path)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
+    pid_t pid;
+    char **env = child_environment();
+    int rc = posix_spawn(&pid, launcher, &actions, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&actions);
+    free(env);
+    ck_assert_msg(rc == 0, "posix_spawn %s: %s", launcher, strerror(rc));
+    int wstatus;
+    ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
+    launcher_result r = {.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1};
+    r.out = read_all(out);
+    r.err = read_all(err);
+    close(out);
+    close(err);
+    unlink(out_path);
+    unlink(err_path);
+    free(argv);
+    return r;
+}
+
+void launcher_result_free(launcher_result *r) {
+    free(r->out);
+    free(r->err);
 }

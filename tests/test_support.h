@@ -90,6 +90,20 @@ int run_suite(Suite *suite);
  */
 char **child_environment(void);
 
+/* What a launcher run printed and how it ended: `status` its exit status (-1 when killed),
+ * `out` and `err` its whole stdout and stderr (malloc'd; launcher_result_free). */
+typedef struct launcher_result {
+    int status;
+    char *out, *err;
+} launcher_result;
+
+/* Runs `launcher` with `args` (NULL-terminated, without argv[0]) in child_environment(), its
+ * stdout and stderr captured through files in `scratch` and its stdin `stdin_path` (NULL: this
+ * process's), and waits for it. */
+launcher_result launcher_run(const char *launcher, const char *scratch, const char *const *args,
+                             const char *stdin_path);
+void launcher_result_free(launcher_result *r);
+
 /* A scratch folder for a test's game files: made by game_dir_begin (under /tmp, named after
  * `what`), removed with everything in it by game_dir_end. game_dir() is its path. */
 void game_dir_begin(const char *what);
