@@ -347,6 +347,41 @@ START_TEST(test_transform_misuse_names_the_line) {
 }
 END_TEST
 
+/* The bunnymark drawn three ways: from sprite buffers, one ona.gfx.draw a bunny, and each draw
+ * inside push / translate / pop. The bunnies are the same, so the pictures are, byte for byte,
+ * below the HUD's line (which names the mode). */
+START_TEST(test_transform_bunnymark_modes_draw_alike) {
+    char root[600];
+    snprintf(root, sizeof root, "%s/samples/bunnymark", ONA_SOURCE_DIR);
+    const char *modes[] = {"mode=parallel bunnies=400", "mode=draw bunnies=400",
+                           "mode=transform bunnies=400"};
+    uint8_t *pictures[3];
+    for (int i = 0; i < 3; i++) {
+        game_session s = {.root = root,
+                          .args = modes[i],
+                          .threads = 2,
+                          .video = ONA_VIDEO_OFFSCREEN,
+                          .frames = 8,
+                          .dt = 1.0 / 60};
+        uint64_t diverged = 0;
+        char why[256] = "";
+        pictures[i] = run_session(&s, &diverged, why, sizeof why);
+        ck_assert_msg(pictures[i] != NULL, "%s: no picture; log:\n%s", modes[i],
+                      captured_logs_text());
+    }
+    const size_t row = 320 * 4, skip = 40 * row, size = 240 * row;
+    size_t lit = 0; /* bunny pixels in view: the comparison compares something */
+    for (size_t k = skip; k < size; k += 4)
+        lit += pictures[0][k] > 128 || pictures[0][k + 1] > 128 || pictures[0][k + 2] > 128;
+    ck_assert_uint_gt(lit, 1000);
+    for (int i = 1; i < 3; i++)
+        ck_assert_msg(memcmp(pictures[0] + skip, pictures[i] + skip, size - skip) == 0,
+                      "%s draws another picture than %s", modes[i], modes[0]);
+    for (int i = 0; i < 3; i++)
+        stbi_image_free(pictures[i]);
+}
+END_TEST
+
 static Suite *transform_suite(void) {
     Suite *s = suite_create("transform");
     TCase *tc = tcase_create("transform");
@@ -360,6 +395,7 @@ static Suite *transform_suite(void) {
     tcase_add_test(tc, test_transform_each_turn_starts_afresh);
     tcase_add_test(tc, test_transform_c_api);
     tcase_add_test(tc, test_transform_misuse_names_the_line);
+    tcase_add_test(tc, test_transform_bunnymark_modes_draw_alike);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,6 +13,9 @@
 --               (odd) through ona.gfx.rect / ona.gfx.circle
 --   tilemap     as parallel, over a 1024 x 1024 map of 8-pixel tiles (8192 x 8192 pixels) that
 --               scrolls under the bunnies: only the visible tiles are drawn
+--   draw        as parallel, but each bunny is its own ona.gfx.draw call
+--   transform   as draw, each call inside push / translate(x, y) / pop, as LÖVE code draws
+--               a thing in its own coordinates
 -- size: the bunnies' size in pixels (32 = the texture's; 2 makes fill rate negligible).
 local args = ... or {}
 local mode = args.mode or "parallel"
@@ -30,7 +33,8 @@ elseif mode == "unbatched" or mode == "batched" then
   local send = mode == "unbatched" and "each" or "buffer"
   assert(ona.spawn("mover.lua", { bunnies = n, size = size, seed = 1, send = send, to = drawer },
     { name = "mover", mailbox = 16 }))
-elseif mode == "parallel" or mode == "shapes" or mode == "tilemap" then
+elseif mode == "parallel" or mode == "shapes" or mode == "tilemap" or mode == "draw"
+    or mode == "transform" then
   if mode == "tilemap" then
     assert(ona.spawn("map.lua", {}, { name = "map" }))
   end
@@ -38,10 +42,11 @@ elseif mode == "parallel" or mode == "shapes" or mode == "tilemap" then
   for k = 1, movers do
     local share = math.floor(n / movers) + ((k <= n % movers) and 1 or 0)
     assert(ona.spawn("mover.lua", { bunnies = share, size = size, seed = k,
-      shapes = mode == "shapes" }, { name = "mover" .. k }))
+      shapes = mode == "shapes", each = (mode == "draw" or mode == "transform") and mode or nil },
+      { name = "mover" .. k }))
   end
 else
-  error("bunnymark: mode must be sequential, unbatched, batched, parallel, shapes or tilemap, not "
-    .. tostring(mode))
+  error("bunnymark: mode must be sequential, unbatched, batched, parallel, shapes, tilemap, draw "
+    .. "or transform, not " .. tostring(mode))
 end
 assert(ona.spawn("hud.lua", { bunnies = n, mode = mode }, { name = "hud" }))
