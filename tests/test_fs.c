@@ -19,8 +19,9 @@
 static char saves[600];
 
 static void mkdir_in_game(const char *name) {
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", game_dir(), name);
+    char path[1600];
+    int len = snprintf(path, sizeof path, "%s/%s", game_dir(), name);
+    ck_assert(len > 0 && (size_t)len < sizeof path);
     ck_assert_int_eq(mkdir(path, 0755), 0);
 }
 

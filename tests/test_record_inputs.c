@@ -163,7 +163,8 @@ static const char *folder_text(void) {
     size_t len = 0;
     for (int i = 0; i < n; i++) {
         char path[900];
-        snprintf(path, sizeof path, "%s/%s", save_dir, names[i]);
+        int plen = snprintf(path, sizeof path, "%s/%s", save_dir, names[i]);
+        ck_assert(plen > 0 && (size_t)plen < sizeof path);
         FILE *f = fopen(path, "rb");
         ck_assert_ptr_nonnull(f);
         len += (size_t)snprintf(text + len, sizeof text - len, "%s:", names[i]);
