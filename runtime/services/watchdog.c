@@ -40,8 +40,10 @@
  *    on a KVM guest, taken from llvmpipe's rasteriser threads (bunnymark).
  *  - A turn may also have a slice (watch.slice_ns, the Lua host's budget share): past it, and
  *    once its thread has used slice_cpu_ns more of CPU time (read through the thread's CPU
- *    clock, only for runs already late), the watchdog calls `preempt` once (the host suspends
- *    the turn where it can) and then watches the run for its budget only. The CPU evidence
+ *    clock, only for runs already late), the watchdog calls `preempt` (the host suspends the
+ *    turn where it can), again every 10 ms until the run ends, and watches it for its budget;
+ *    an interrupted run is interrupted again at each look too (a hook set from this thread can
+ *    be lost by the VM). The CPU evidence
  *    keeps a turn that is late only because the machine is busy whole. A run asked to step
  *    aside is not armed: it ends by the fast path, and its own thread disarms the hook
  *    (scope->preempted, ordered by the end's CAS).
@@ -67,6 +69,7 @@ enum { SLOT_IDLE = 0, SLOT_RUNNING, SLOT_CLAIMED, SLOT_ARMED };
 #define REPORT_EVERY_NS 1000000000ull /* naming a run that cannot be stopped */
 #define STUCK_AFTER_NS 100000000ull   /* an interrupted run still going is stuck */
 #define MIN_WAIT_NS 200000ull         /* the shortest sleep (a deadline that is due) */
+#define ASK_AGAIN_NS 10000000ull      /* a run asked to step aside or stop, asked again */
 
 typedef struct slot {
     atomic_int state;
@@ -275,7 +278,10 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     /* acquire: pairs with the owner's release of RUNNING (the deadline is a hint anyway). */
     int state = atomic_load_explicit(&s->state, memory_order_acquire);
     if (state == SLOT_ARMED) {
-        /* It cannot end while we hold the lock: its scope is valid. */
+        /* It cannot end while we hold the lock: its scope is valid. Interrupted again at each
+         * look (see ASK_AGAIN_NS below: a hook set from this thread can be lost). */
+        if (now - s->armed_ns >= ASK_AGAIN_NS)
+            s->scope->watch.interrupt(s->scope->watch.target);
         if (now - s->armed_ns < STUCK_AFTER_NS || now - s->last_report_ns < REPORT_EVERY_NS)
             return false;
         s->last_report_ns = now;
@@ -296,11 +302,15 @@ static bool check_slot(slot *s, uint64_t now, char *who, size_t whosize, char *t
     /* Not `now - started`: a run begun during this scan may have started after `now`. */
     if (scope->started_ns + scope->watch.budget_ns > now) {
         uint64_t next_look = 0;
-        if (scope->watch.preempt && !scope->preempted && scope->slice_deadline_ns <= now) {
-            if (slice_due(s, scope, now, &next_look)) {
-                /* Asked once to step aside; watched for its budget from now on. */
+        if (scope->watch.preempt && scope->slice_deadline_ns <= now) {
+            if (scope->preempted || slice_due(s, scope, now, &next_look)) {
+                /* Asked to step aside, and asked again every ASK_AGAIN_NS until the run ends
+                 * (or its budget does): the VM can lose a hook set from another thread, as
+                 * LuaJIT's dispatch update for a hook races with its own when it starts or
+                 * stops recording a trace; setting it twice is harmless. */
                 scope->watch.preempt(scope->watch.target);
                 scope->preempted = true;
+                next_look = now + ASK_AGAIN_NS;
             }
             uint64_t deadline = deadline_of(scope);
             if (next_look && next_look < deadline)
