@@ -348,14 +348,6 @@ END_TEST
 
 /* --- Sounds ---------------------------------------------------------------------------------- */
 
-static char *game_path(const char *name) {
-    static char path[4][1024];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, 1024, "%s/%s", game_dir(), name);
-    return p;
-}
-
 static void sounds_setup(void) {
     capture_logs_begin();
     game_dir_begin("audio");
@@ -368,20 +360,20 @@ static void sounds_teardown(void) {
 }
 
 START_TEST(test_audio_decode_wav_and_ogg) {
-    wav_write(game_path("half.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_dir_file("half.wav"), 48000, 1, 4800, 16384);
     ona__pcm *p = NULL;
-    ck_assert_int_eq(ona__sound_decode(game_path("half.wav"), "test", &p), 0);
+    ck_assert_int_eq(ona__sound_decode(game_dir_file("half.wav"), "test", &p), 0);
     ck_assert_uint_eq(p->count, 4800); /* same rate: no resampling, mono spread to both sides */
     ck_assert(p->frames[0] == 0.5f && p->frames[1] == 0.5f && p->frames[4799 * 2 + 1] == 0.5f);
     ona__pcm_free(p);
-    wav_write(game_path("low.wav"), 24000, 2, 2400, -8192);
-    ck_assert_int_eq(ona__sound_decode(game_path("low.wav"), "test", &p), 0);
+    wav_write(game_dir_file("low.wav"), 24000, 2, 2400, -8192);
+    ck_assert_int_eq(ona__sound_decode(game_dir_file("low.wav"), "test", &p), 0);
     ck_assert_msg(p->count >= 4790 && p->count <= 4810, "24 kHz resampled: %u", p->count);
     ck_assert_msg(fabsf(p->frames[1000 * 2] + 0.25f) < 1e-3f, "%f", p->frames[1000 * 2]);
     ona__pcm_free(p);
     /* CD rate, mono: what the invaders' sounds are; loaded in a runtime that never opens a
      * device (no_audio), where SDL's own converters do not exist. */
-    wav_write(game_path("cd.wav"), 44100, 1, 44100, 8192);
+    wav_write(game_dir_file("cd.wav"), 44100, 1, 44100, 8192);
     const char *roots[] = {game_dir(), NULL};
     ona_runtime *rt;
     ck_assert_int_eq(
@@ -391,7 +383,7 @@ START_TEST(test_audio_decode_wav_and_ogg) {
     ona_sound cd;
     ck_assert_int_eq(ona_runtime_sound_load(rt, "cd.wav", &cd), 0);
     ona_runtime_destroy(rt);
-    ck_assert_int_eq(ona__sound_decode(game_path("cd.wav"), "test", &p), 0);
+    ck_assert_int_eq(ona__sound_decode(game_dir_file("cd.wav"), "test", &p), 0);
     ck_assert_uint_eq(p->count, 48000);
     ck_assert(p->frames[2 * 24000] == 0.25f && p->frames[2 * 24000 + 1] == 0.25f);
     ona__pcm_free(p);
@@ -428,10 +420,10 @@ START_TEST(test_audio_missing_and_corrupt_files) {
     ck_assert(captured_logs_contain("text.wav: not a WAV or OGG file"));
     ck_assert_uint_ne(s.id, 0);
     /* Loading twice gives the same handle; the placeholder is not a loaded path. */
-    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
+    wav_write(game_dir_file("ok.wav"), 48000, 1, 10, 100);
     ona_sound a, b;
     ck_assert_int_eq(ona_runtime_sound_load(rt, "ok.wav", &a), 0);
-    ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("ok.wav"), &b), 0);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, game_dir_file("ok.wav"), &b), 0);
     ck_assert_uint_eq(a.id, b.id);
     ck_assert_uint_ne(a.id, s.id);
     ck_assert_int_eq(ona_runtime_sound_load(rt, NULL, &s), ONA_EINVAL);
@@ -443,12 +435,12 @@ START_TEST(test_audio_hot_reload) {
     ona_runtime_desc desc = {.threads = 1};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
-    wav_write(game_path("r.wav"), 48000, 1, 100, 16384);
+    wav_write(game_dir_file("r.wav"), 48000, 1, 100, 16384);
     ona_sound s;
-    ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("r.wav"), &s), 0);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, game_dir_file("r.wav"), &s), 0);
     ck_assert(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->frames[0] == 0.5f);
-    wav_write(game_path("r.wav"), 48000, 1, 200, 8192);
-    ck_assert_int_eq(ona_runtime_reload(rt, game_path("r.wav")), 0);
+    wav_write(game_dir_file("r.wav"), 48000, 1, 200, 8192);
+    ck_assert_int_eq(ona_runtime_reload(rt, game_dir_file("r.wav")), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     const ona__pcm *p = ona__sounds_pcm(&rt->services.audio.sounds, s.id);
     ck_assert_uint_eq(p->count, 200);
@@ -456,7 +448,7 @@ START_TEST(test_audio_hot_reload) {
     ck_assert(captured_logs_contain("r.wav: 1 reloaded"));
     /* A broken save keeps the old sound. */
     game_write_in_place("r.wav", "RIFF broken");
-    ck_assert_int_eq(ona_runtime_reload(rt, game_path("r.wav")), 0);
+    ck_assert_int_eq(ona_runtime_reload(rt, game_dir_file("r.wav")), 0);
     ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert_uint_eq(ona__sounds_pcm(&rt->services.audio.sounds, s.id)->count, 200);
     ona_runtime_destroy(rt);
@@ -480,17 +472,6 @@ static void disk_teardown(void) {
     sounds_teardown();
 }
 
-/* The first frame of the output that is not silent. The file may open with silent buffers the
- * device wrote before it was unpaused (no mix counted them), so the tests find where the first
- * hand-off landed this way, then check every later position exactly from the mixer's counts. */
-static size_t first_sound(const float *out, size_t frames) {
-    for (size_t f = 0; f < frames; f++)
-        if (out[f * 2] != 0 || out[f * 2 + 1] != 0)
-            return f;
-    ck_abort_msg("the output is silent");
-    return 0;
-}
-
 /* Steps frames of 1/60 s (800 frames of audio each) until the mixer has written `frames` past
  * the last hand-off. */
 static void wait_mixed(ona_runtime *rt, uint64_t frames) {
@@ -499,20 +480,6 @@ static void wait_mixed(ona_runtime *rt, uint64_t frames) {
         ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
     ck_assert_msg(ona__audio_frames_mixed(&rt->services.audio) >= target,
                   "the mixer did not advance");
-}
-
-/* Reads the recorded output (after the runtime is destroyed, which closes the file). */
-static float *read_output(size_t *frames) {
-    FILE *f = fopen(out_path, "rb");
-    ck_assert_msg(f != NULL, "no output file %s", out_path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    float *data = malloc((size_t)n + 8);
-    ck_assert(fread(data, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *frames = (size_t)n / 8;
-    return data;
 }
 
 typedef struct player {
@@ -532,12 +499,12 @@ static int player_init(ona_ctx *ctx, void *state) {
 /* A native system plays a 4800-frame sound of 0.5 at volume 0.5, pan 0.5: from the hand-off on,
  * the file has left 0.125 and right 0.25 for 4800 frames, silence before and after. */
 START_TEST(test_audio_disk_native_play_pan_volume) {
-    wav_write(game_path("half.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_dir_file("half.wav"), 48000, 1, 4800, 16384);
     ona_runtime_desc desc = {.threads = 2};
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     player p = {0};
-    ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("half.wav"), &p.sound), 0);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, game_dir_file("half.wav"), &p.sound), 0);
     ona_system sys;
     ck_assert_int_eq(
         ona_runtime_spawn_native(
@@ -552,8 +519,8 @@ START_TEST(test_audio_disk_native_play_pan_volume) {
     wait_mixed(rt, 4800 + 2048);
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
-    size_t at = first_sound(out, frames);
+    float *out = disk_audio_read(out_path, &frames);
+    size_t at = audio_first_sound(out, frames);
     ck_assert_uint_ge(frames, at + 4800 + 1024);
     for (size_t f = 0; f < at; f++)
         ck_assert(out[f * 2] == 0 && out[f * 2 + 1] == 0);
@@ -568,7 +535,7 @@ END_TEST
 
 /* Lua: a looping sound plays from the first hand-off and stops at the third frame's. */
 START_TEST(test_audio_disk_lua_stop) {
-    wav_write(game_path("loop.wav"), 48000, 1, 100, 16384);
+    wav_write(game_dir_file("loop.wav"), 48000, 1, 100, 16384);
     game_write("looper.lua",
                "local s = assert(ona.audio.sound('loop.wav'))\n"
                "local voice\n"
@@ -591,9 +558,9 @@ START_TEST(test_audio_disk_lua_stop) {
     wait_mixed(rt, 4096);
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
+    float *out = disk_audio_read(out_path, &frames);
     /* The voice starts with the first list and ends exactly where the third was handed over. */
-    size_t shift = first_sound(out, frames) - start;
+    size_t shift = audio_first_sound(out, frames) - start;
     start += shift;
     stop += shift;
     ck_assert_uint_ge(frames, stop + 4096);
@@ -616,7 +583,7 @@ START_TEST(test_audio_disk_music) {
                "    if ona.frame() == 2 then ona.audio.music('tone.ogg', {volume = 0.5}) end\n"
                "  end,\n"
                "}\n");
-    file_save_copy(ONA_SOURCE_DIR "/tests/audio/tone.ogg", game_path("tone.ogg"));
+    file_save_copy(ONA_SOURCE_DIR "/tests/audio/tone.ogg", game_dir_file("tone.ogg"));
     const char *roots[] = {game_dir(), NULL};
     ona_runtime_desc desc = {.threads = 1, .script_roots = roots};
     ona_runtime *rt;
@@ -629,8 +596,8 @@ START_TEST(test_audio_disk_music) {
     wait_mixed(rt, 16384);
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
-    size_t at = first_sound(out, frames); /* the missing music played nothing before */
+    float *out = disk_audio_read(out_path, &frames);
+    size_t at = audio_first_sound(out, frames); /* the missing music played nothing before */
     float peak_after = 0;
     for (size_t f = at; f < at + 12000; f++)
         peak_after = fmaxf(peak_after, fabsf(out[f * 2]));
@@ -645,7 +612,7 @@ END_TEST
 /* A WAV over 10 minutes, as a sound and as music: refused by name, with the advice that holds for
  * both (a WAV is decoded whole; OGG music streams); the game runs on. */
 START_TEST(test_audio_wav_over_ten_minutes_refused_with_the_right_advice) {
-    wav_write(game_path("long.wav"), 1000, 1, 1000 * 601, 1000);
+    wav_write(game_dir_file("long.wav"), 1000, 1, 1000 * 601, 1000);
     game_write("dj.lua", "local s = ona.audio.sound('long.wav')\n"
                          "return {\n"
                          "  init = function() ona.audio.music('long.wav') end,\n"
@@ -692,7 +659,7 @@ START_TEST(test_audio_silent_without_device) {
 END_TEST
 
 START_TEST(test_audio_lua_misuse) {
-    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
+    wav_write(game_dir_file("ok.wav"), 48000, 1, 10, 100);
     game_write("misuse.lua",
                "local function try(f, ...) local ok, e = pcall(f, ...) print('ERR', e) end\n"
                "local s, err = ona.audio.sound('none.wav')\n"
@@ -780,8 +747,8 @@ START_TEST(test_audio_c_api_errors) {
     ona_runtime *rt;
     ck_assert_int_eq(ona_runtime_create(&desc, &rt), 0);
     c_calls c = {0};
-    wav_write(game_path("ok.wav"), 48000, 1, 10, 100);
-    ck_assert_int_eq(ona_runtime_sound_load(rt, game_path("ok.wav"), &c.sound), 0);
+    wav_write(game_dir_file("ok.wav"), 48000, 1, 10, 100);
+    ck_assert_int_eq(ona_runtime_sound_load(rt, game_dir_file("ok.wav"), &c.sound), 0);
     ona_system sys;
     ck_assert_int_eq(
         ona_runtime_spawn_native(

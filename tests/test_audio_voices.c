@@ -19,14 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *game_path(const char *name) {
-    static char path[4][1024];
-    static int next;
-    char *p = path[next++ % 4];
-    snprintf(p, 1024, "%s/%s", game_dir(), name);
-    return p;
-}
-
 static char out_path[1024];
 
 static void setup(void) {
@@ -47,29 +39,6 @@ static void disk_setup(void) {
     setenv("SDL_AUDIODRIVER", "disk", 1);
     setenv("SDL_DISKAUDIOFILE", out_path, 1);
     setenv("SDL_DISKAUDIODELAY", "1", 1);
-}
-
-/* Reads the recorded output (after the runtime is destroyed, which closes the file). */
-static float *read_output(size_t *frames) {
-    FILE *f = fopen(out_path, "rb");
-    ck_assert_msg(f != NULL, "no output file %s", out_path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    float *data = malloc((size_t)n + 8);
-    ck_assert(fread(data, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *frames = (size_t)n / 8;
-    return data;
-}
-
-/* The first frame that is not silent (SDL may write silent buffers before the device starts). */
-static size_t first_sound(const float *out, size_t frames) {
-    for (size_t f = 0; f < frames; f++)
-        if (out[f * 2] != 0 || out[f * 2 + 1] != 0)
-            return f;
-    ck_abort_msg("the output is silent");
-    return 0;
 }
 
 /* The root mean square of one channel over [from, to). */
@@ -254,7 +223,7 @@ static const char looper[] = "local s = assert(ona.audio.sound('half.wav'))\n"
 /* Without a window the mix follows game time: 600 frames of 1/60 s are 480,000 frames of audio,
  * the clock's and the mixer's, however fast the frames ran. */
 START_TEST(test_audio_voices_600_frames_headless_are_10_seconds) {
-    wav_write(game_path("half.wav"), 48000, 1, 100, 16384);
+    wav_write(game_dir_file("half.wav"), 48000, 1, 100, 16384);
     game_write("looper.lua", looper);
     setenv("SDL_AUDIODRIVER", "dummy", 1);
     ona_runtime *rt = start(2, false, "looper.lua", NULL);
@@ -270,7 +239,7 @@ END_TEST
 /* With the disk driver every one of those frames is in the file: a loop started in the first
  * frame sounds for exactly 480,000 frames, then the file is silent. */
 START_TEST(test_audio_voices_600_frames_on_disk_are_10_seconds) {
-    wav_write(game_path("half.wav"), 48000, 1, 100, 16384);
+    wav_write(game_dir_file("half.wav"), 48000, 1, 100, 16384);
     game_write("looper.lua", looper);
     ona_runtime *rt = start(2, false, "looper.lua", NULL);
     steps(rt, 600);
@@ -278,8 +247,8 @@ START_TEST(test_audio_voices_600_frames_on_disk_are_10_seconds) {
                   captured_logs_text());
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
-    size_t at = first_sound(out, frames);
+    float *out = disk_audio_read(out_path, &frames);
+    size_t at = audio_first_sound(out, frames);
     size_t end = at;
     while (end < frames && out[end * 2] != 0)
         end++;
@@ -296,7 +265,7 @@ END_TEST
  * on (3 frames = 2400 frames of audio after the start): the RMS drops to a quarter, then the
  * left side goes silent. */
 START_TEST(test_audio_voices_volume_change_is_audible_on_disk) {
-    wav_write(game_path("half.wav"), 48000, 1, 100, 16384);
+    wav_write(game_dir_file("half.wav"), 48000, 1, 100, 16384);
     game_write("mixer.lua", "local s = assert(ona.audio.sound('half.wav'))\n"
                             "local v\n"
                             "return {\n"
@@ -310,8 +279,8 @@ START_TEST(test_audio_voices_volume_change_is_audible_on_disk) {
     steps(rt, 8);
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
-    size_t at = first_sound(out, frames);
+    float *out = disk_audio_read(out_path, &frames);
+    size_t at = audio_first_sound(out, frames);
     ck_assert_uint_ge(frames, at + 8 * 800);
     double before = rms(out, at, at + 2400, 0), after = rms(out, at + 2400, at + 4000, 0);
     ck_assert_msg(fabs(before - 0.5) < 1e-4 && fabs(after - 0.125) < 1e-4, "rms %f then %f", before,
@@ -328,7 +297,7 @@ END_TEST
  * finished voice is stale: set and stop do nothing, and so for a handle never given. The same
  * on 1 and 4 threads, and without a device. */
 START_TEST(test_audio_voices_playing_follows_game_time) {
-    wav_write(game_path("six.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_dir_file("six.wav"), 48000, 1, 4800, 16384);
     game_write("watch.lua",
                "local s = assert(ona.audio.sound('six.wav'))\n"
                "local a, b, l\n"
@@ -380,7 +349,7 @@ END_TEST
  * at pitch 2 three), is changed with set and stopped with stop; a music replaced by another reads
  * false at once; a missing file's music does not play. */
 START_TEST(test_audio_voices_music_is_a_voice) {
-    wav_write(game_path("six.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_dir_file("six.wav"), 48000, 1, 4800, 16384);
     game_write("dj.lua",
                "local m\n"
                "local function say(what) print(what, ona.frame(), ona.audio.playing(m)) end\n"
@@ -424,7 +393,7 @@ END_TEST
 /* Music's volume, pan and pitch are heard: a six-frame WAV at pitch 2, volume 0.5, pan -1 sounds
  * on the left only at 0.25, for 2400 frames. */
 START_TEST(test_audio_voices_music_set_is_audible_on_disk) {
-    wav_write(game_path("six.wav"), 48000, 1, 4800, 16384);
+    wav_write(game_dir_file("six.wav"), 48000, 1, 4800, 16384);
     game_write("dj.lua", "return { init = function()\n"
                          "  local m = ona.audio.music('six.wav')\n"
                          "  ona.audio.set(m, {pitch = 2, volume = 0.5, pan = -1})\n"
@@ -433,8 +402,8 @@ START_TEST(test_audio_voices_music_set_is_audible_on_disk) {
     steps(rt, 6);
     ona_runtime_destroy(rt);
     size_t frames;
-    float *out = read_output(&frames);
-    size_t at = first_sound(out, frames);
+    float *out = disk_audio_read(out_path, &frames);
+    size_t at = audio_first_sound(out, frames);
     ck_assert_uint_ge(frames, at + 4800);
     for (size_t f = at; f < at + 2400; f++)
         ck_assert_msg(fabsf(out[f * 2] - 0.25f) < 1e-5f && out[f * 2 + 1] == 0, "frame %zu: %f %f",
@@ -457,7 +426,7 @@ static void wall_time(ona_runtime *rt, int frame) {
  * the wall time, ~2 ms and uneven): recorded, then replayed on 1, 2 and 4 threads, every play
  * comes in the same frame with the same settings, since `playing` follows the recorded dts. */
 START_TEST(test_audio_voices_playing_replays) {
-    wav_write(game_path("blip.wav"), 48000, 1, 1000, 8192);
+    wav_write(game_dir_file("blip.wav"), 48000, 1, 1000, 8192);
     game_write("main.lua", "local s = assert(ona.audio.sound('blip.wav'))\n"
                            "local v, n = nil, 0\n"
                            "return {\n"
@@ -475,7 +444,7 @@ START_TEST(test_audio_voices_playing_replays) {
                             .threads = 2,
                             .video = ONA_VIDEO_NONE,
                             .frames = 150,
-                            .record = game_path("voices.rec"),
+                            .record = game_dir_file("voices.rec"),
                             .input = wall_time};
     assert_recording_replays(session);
     EXPECT_LOG("plays\t10"); /* the sounds did end and start again */
@@ -489,7 +458,7 @@ END_TEST
  * systems that together pass the limit in one frame: the newest plays in merge order are dropped
  * and logged, and read as not playing from the next frame. */
 START_TEST(test_audio_voices_limit_is_reported) {
-    wav_write(game_path("long.wav"), 48000, 1, 48000, 1000);
+    wav_write(game_dir_file("long.wav"), 48000, 1, 48000, 1000);
     game_write("crowd.lua", "local s = assert(ona.audio.sound('long.wav'))\n"
                             "local first\n"
                             "local function burst(n)\n"
@@ -552,7 +521,7 @@ END_TEST
 /* --- Misuse ---------------------------------------------------------------------------------- */
 
 START_TEST(test_audio_voices_lua_misuse) {
-    wav_write(game_path("ok.wav"), 48000, 1, 4800, 100);
+    wav_write(game_dir_file("ok.wav"), 48000, 1, 4800, 100);
     game_write("misuse.lua",
                "local function try(f, ...) local ok, e = pcall(f, ...) print('ERR', e) end\n"
                "try(function() ona.audio.playing(1) end)\n" /* line 2: outside a turn */
@@ -631,8 +600,8 @@ static int c_voices_process(ona_ctx *ctx, void *state, double dt) {
 }
 
 START_TEST(test_audio_voices_c_api) {
-    wav_write(game_path("six.wav"), 48000, 1, 4800, 100);
-    wav_write(game_path("tone.wav"), 48000, 1, 48000, 100);
+    wav_write(game_dir_file("six.wav"), 48000, 1, 4800, 100);
+    wav_write(game_dir_file("tone.wav"), 48000, 1, 48000, 100);
     const char *roots[] = {game_dir(), NULL};
     ona_runtime *rt;
     ck_assert_int_eq(

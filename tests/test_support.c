@@ -631,3 +631,34 @@ void launcher_result_free(launcher_result *r) {
     free(r->out);
     free(r->err);
 }
+
+/* --- Game files and disk audio ---------------------------------------------------------------- */
+
+const char *game_dir_file(const char *name) {
+    static char path[4][1024];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, 1024, "%s/%s", game_dir(), name);
+    return p;
+}
+
+float *disk_audio_read(const char *path, size_t *frames) {
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "no output file %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    float *data = malloc((size_t)n + 8);
+    ck_assert(data != NULL && fread(data, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    *frames = (size_t)n / 8;
+    return data;
+}
+
+size_t audio_first_sound(const float *out, size_t frames) {
+    for (size_t f = 0; f < frames; f++)
+        if (out[f * 2] != 0 || out[f * 2 + 1] != 0)
+            return f;
+    ck_abort_msg("the output is silent");
+    return 0;
+}

@@ -109,6 +109,18 @@ void launcher_result_free(launcher_result *r);
 void game_dir_begin(const char *what);
 void game_dir_end(void);
 const char *game_dir(void);
+/* game_dir()/name, in one of 4 static buffers used in turn (a few may be held at once). */
+const char *game_dir_file(const char *name);
+
+/* --- Audio written by SDL's disk driver (SDL_DISKAUDIOFILE: 48 kHz stereo float frames) --- */
+
+/* The whole file at `path` (malloc'd) and its frame count, read after the runtime is destroyed
+ * (which closes it); fails the test without one. */
+float *disk_audio_read(const char *path, size_t *frames);
+/* The first frame of `out` that is not silent; fails the test when all are. The file may open
+ * with silent buffers the device wrote before it was unpaused (no mix counted them), so tests
+ * find where the first hand-off landed this way, then check later positions exactly. */
+size_t audio_first_sound(const float *out, size_t frames);
 /* Saves `text` as `name` in the game folder the way editors do: a new file renamed over the old
  * one. */
 void game_write(const char *name, const char *text);
