@@ -24,7 +24,10 @@
  *                    the value it got went through every hop in this frame. Per-hop cost: the
  *                    chain's frame over 8, and what the order adds over 7 hops.
  *   idle systems     IDLE_SMALL and IDLE_LARGE unordered systems with an empty turn
- *                    (benchmarks/lua/empty.lua, and native), ordered against immediate.
+ *                    (benchmarks/lua/empty.lua, and native), ordered against immediate; and
+ *                    IDLE_LARGE sleeping ones (benchmarks/lua/asleep.lua: no process, a
+ *                    handler for messages that never come; native: no process), which the
+ *                    frame gives no turn.
  *
  * Frame timings: every runtime of a comparison exists side by side (but for the 10,000 Lua and
  * native systems: one runtime at a time, see run_idle_alone) and they are stepped in
@@ -36,8 +39,8 @@
  *
  * `bench_order tp ordered|immediate PAIRED(0|1) CAPACITY THREADS [COUNT]` runs one throughput
  * case (for perf), `bench_order frames chain|native-chain|N|nN` one frame comparison (N idle Lua
- * systems, nN native ones), `bench_order frames N|nN ordered|immediate THREADS` one runtime of it
- * alone; none writes a table.
+ * systems, nN native ones), `bench_order frames N|nN|sN|snN ordered|immediate THREADS [FRAMES]` one
+ * runtime of it alone (sN: sleeping systems); none writes a table.
  */
 #include "bench_args.h"
 #include "bench_support.h"
@@ -251,8 +254,16 @@ static int native_idle_process(ona_ctx *ctx, void *state, double dt) {
     return 0;
 }
 
+/* A sleeping native system's handler (it has no process). */
+static int native_asleep_receive(ona_ctx *ctx, void *state, ona_message *msg) {
+    (void)ctx;
+    (void)msg;
+    ++*(uint64_t *)state;
+    return 0;
+}
+
 /* What a comparison's runtime holds. */
-typedef enum frame_kind { KIND_CHAIN, KIND_SPREAD, KIND_IDLE } frame_kind;
+typedef enum frame_kind { KIND_CHAIN, KIND_SPREAD, KIND_IDLE, KIND_ASLEEP } frame_kind;
 
 typedef struct frame_rt {
     const char *label;
@@ -306,14 +317,21 @@ static void spawn_link(frame_rt *f, bool native, bool ordered, int i) {
         die(native ? "spawn native link" : "spawn chain.lua", rc);
 }
 
-static void spawn_idle(frame_rt *f, bool native) {
+/* An idle system: an empty process each frame, or (`asleep`) none, sleeping until a message. */
+static void spawn_idle(frame_rt *f, bool native, bool asleep) {
     int rc;
     ona_system h;
     if (native) {
-        ona_system_desc d = {.name = "idle", .process = native_idle_process};
+        ona_system_desc d = {.name = "idle"};
+        if (asleep) {
+            d.size = sizeof(uint64_t);
+            d.receive = native_asleep_receive;
+        } else {
+            d.process = native_idle_process;
+        }
         rc = ona_runtime_spawn_native(f->rt, &d, &h);
     } else {
-        ona_spawn_desc d = {.script = "empty.lua"};
+        ona_spawn_desc d = {.script = asleep ? "asleep.lua" : "empty.lua"};
         rc = ona_runtime_spawn(f->rt, &d, &h);
     }
     if (rc)
@@ -331,10 +349,10 @@ static void run_frames(frame_rt *f, int nrt, frame_kind kind, const bool *ordere
         if (!f[t].samples)
             die("samples", ONA_ENOMEM);
     }
-    if (kind == KIND_IDLE) {
+    if (kind == KIND_IDLE || kind == KIND_ASLEEP) {
         for (int i = 0; i < systems; i++)
             for (int t = 0; t < nrt; t++)
-                spawn_idle(&f[t], native);
+                spawn_idle(&f[t], native, kind == KIND_ASLEEP);
     } else {
         /* Native links know the next link's handle: spawned last to first. */
         for (int k = 0; k < CHAIN; k++)
@@ -366,7 +384,7 @@ static void run_frames(frame_rt *f, int nrt, frame_kind kind, const bool *ordere
         f[t].stats = bench_summarise(f[t].samples, (size_t)frames);
         f[t].p90 = f[t].samples[frames * 90 / 100];
         f[t].errors = 0;
-        if (kind != KIND_IDLE) {
+        if (kind == KIND_CHAIN || kind == KIND_SPREAD) {
             if (native) {
                 f[t].errors = f[t].links[CHAIN - 1].mismatches;
             } else {
@@ -393,11 +411,12 @@ static void run_chain(frame_rt *f, bool native) {
 }
 
 /* An idle comparison: ordered and immediate, 1 and 2 threads. Index: delivery * 2 + threads-1. */
-static void run_idle(frame_rt *f, bool native, int systems, int warmup, int frames) {
+static void run_idle(frame_rt *f, frame_kind kind, bool native, int systems, int warmup,
+                     int frames) {
     for (int i = 0; i < 4; i++)
         f[i] = (frame_rt){.delivery = i / 2 ? ONA_DELIVERY_IMMEDIATE : ONA_DELIVERY_ORDERED,
                           .threads = (uint32_t)(i % 2 + 1)};
-    run_frames(f, 4, KIND_IDLE, NULL, native, systems, warmup, frames);
+    run_frames(f, 4, kind, NULL, native, systems, warmup, frames);
 }
 
 /* As run_idle, but one runtime at a time (ordered 1t, immediate 1t, ordered 2t, immediate 2t):
@@ -405,13 +424,14 @@ static void run_idle(frame_rt *f, bool native, int systems, int warmup, int fram
  * LuaJIT's machine-code allocation fail (each state maps its own areas within +-2 GB of the VM)
  * and every failed trace then unwinds an error through _Unwind_Find_FDE, whose search grows with
  * the frames registered; the frames would measure that instead of the runtime. */
-static void run_idle_alone(frame_rt *f, bool native, int systems, int warmup, int frames) {
+static void run_idle_alone(frame_rt *f, frame_kind kind, bool native, int systems, int warmup,
+                           int frames) {
     for (int th = 0; th < 2; th++)
         for (int d = 0; d < 2; d++) {
             frame_rt *x = &f[d * 2 + th];
             *x = (frame_rt){.delivery = d ? ONA_DELIVERY_IMMEDIATE : ONA_DELIVERY_ORDERED,
                             .threads = (uint32_t)(th + 1)};
-            run_frames(x, 1, KIND_IDLE, NULL, native, systems, warmup, frames);
+            run_frames(x, 1, kind, NULL, native, systems, warmup, frames);
         }
 }
 
@@ -461,6 +481,27 @@ static void report_idle(bench_report *r, const char *title, const frame_rt *f, i
             frame_row(r, title, &f[d * 2 + th], d ? NULL : &f[2 + th]);
 }
 
+/* An idle case's argument: N idle Lua systems, nN native ones, sN / snN sleeping ones. */
+static int idle_arg(const char *a, frame_kind *kind, bool *native) {
+    *kind = *a == 's' ? KIND_ASLEEP : KIND_IDLE;
+    a += *a == 's';
+    *native = *a == 'n';
+    return atoi(a + *native);
+}
+
+/* A target row: the best ordered median (1t, 2t) of the Lua and native runtimes, <= 1 ms. */
+static void large_row(bench_report *r, const char *what, const frame_rt *lua,
+                      const frame_rt *native) {
+    double l = lua[0].stats.median < lua[1].stats.median ? lua[0].stats.median
+                                                         : lua[1].stats.median;
+    double n = native[0].stats.median < native[1].stats.median ? native[0].stats.median
+                                                               : native[1].stats.median;
+    bench_report_printf(r,
+                        "| %s, one frame <= 1 ms (best of 1t, 2t): Lua / native | %.0f / %.0f "
+                        "us | %s / %s |\n",
+                        what, l, n, l <= 1000 ? "met" : "missed", n <= 1000 ? "met" : "missed");
+}
+
 static int run_single(int argc, char **argv) {
     if ((argc == 6 || argc == 7) && strcmp(argv[1], "tp") == 0) {
         tp_case c = {"cli",
@@ -478,13 +519,17 @@ static int run_single(int argc, char **argv) {
                (unsigned long long)frames);
         return 0;
     }
-    if (argc == 5 && strcmp(argv[1], "frames") == 0 && atoi(argv[2] + (argv[2][0] == 'n')) > 0) {
+    frame_kind kind;
+    bool native;
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "frames") == 0 &&
+        idle_arg(argv[2], &kind, &native) > 0) {
         /* One runtime alone: N idle systems, one delivery and thread count (for perf). */
         frame_rt f = {.delivery = strcmp(argv[3], "immediate") == 0 ? ONA_DELIVERY_IMMEDIATE
                                                                    : ONA_DELIVERY_ORDERED,
                       .threads = (uint32_t)atoi(argv[4])};
-        int n = atoi(argv[2] + (argv[2][0] == 'n'));
-        run_frames(&f, 1, KIND_IDLE, NULL, argv[2][0] == 'n', n, 20, n >= IDLE_LARGE ? 400 : 4000);
+        int n = idle_arg(argv[2], &kind, &native);
+        int frames = argc == 6 ? atoi(argv[5]) : n >= IDLE_LARGE ? 400 : 4000;
+        run_frames(&f, 1, kind, NULL, native, n, 20, frames > 0 ? frames : 1);
         printf("%d idle, %s threads=%u: median %.2f us, CPU %.2f us a frame\n", n,
                delivery_name(f.delivery), f.threads, f.stats.median, f.cpu_us);
         return 0;
@@ -499,12 +544,12 @@ static int run_single(int argc, char **argv) {
                        f[i].threads, f[i].stats.median, (unsigned long long)f[i].errors);
             return 0;
         }
-        int n = atoi(argv[2] + (argv[2][0] == 'n'));
+        int n = idle_arg(argv[2], &kind, &native);
         if (n > 0) {
             if (n >= IDLE_LARGE)
-                run_idle_alone(f, argv[2][0] == 'n', n, 20, 400);
+                run_idle_alone(f, kind, native, n, 20, 400);
             else
-                run_idle(f, argv[2][0] == 'n', n, 20, 2000);
+                run_idle(f, kind, native, n, 20, 2000);
             for (int i = 0; i < 4; i++)
                 printf("%d idle, %s threads=%u: median %.2f us\n", n,
                        delivery_name(f[i].delivery), f[i].threads, f[i].stats.median);
@@ -512,7 +557,7 @@ static int run_single(int argc, char **argv) {
         }
     }
     fprintf(stderr, "usage: bench_order [tp ordered|immediate PAIRED CAPACITY THREADS [COUNT] | "
-                    "frames chain|native-chain|N|nN [ordered|immediate THREADS]]\n");
+                    "frames chain|native-chain|N|nN|sN|snN [ordered|immediate THREADS]]\n");
     return 2;
 }
 
@@ -535,16 +580,19 @@ int main(int argc, char **argv) {
     double love = love_one_to_one();
     fprintf(stderr, "bench_order: LÖVE 1to1_number %.2f M/s\n", love / 1e6);
     static frame_rt lua_chain[8], native_chain[8], lua_small[4], native_small[4], lua_large[4],
-        native_large[4];
+        native_large[4], lua_asleep[4], native_asleep[4];
     run_chain(lua_chain, false);
     fprintf(stderr, "bench_order: Lua chain done\n");
     run_chain(native_chain, true);
-    run_idle(lua_small, false, IDLE_SMALL, 100, 2000);
+    run_idle(lua_small, KIND_IDLE, false, IDLE_SMALL, 100, 2000);
     fprintf(stderr, "bench_order: 1,000 idle Lua done\n");
-    run_idle(native_small, true, IDLE_SMALL, 100, 2000);
-    run_idle_alone(lua_large, false, IDLE_LARGE, 20, 300);
+    run_idle(native_small, KIND_IDLE, true, IDLE_SMALL, 100, 2000);
+    run_idle_alone(lua_large, KIND_IDLE, false, IDLE_LARGE, 20, 300);
     fprintf(stderr, "bench_order: 10,000 idle Lua done\n");
-    run_idle_alone(native_large, true, IDLE_LARGE, 20, 1000);
+    run_idle_alone(native_large, KIND_IDLE, true, IDLE_LARGE, 20, 1000);
+    run_idle_alone(lua_asleep, KIND_ASLEEP, false, IDLE_LARGE, 20, 1000);
+    run_idle_alone(native_asleep, KIND_ASLEEP, true, IDLE_LARGE, 20, 1000);
+    fprintf(stderr, "bench_order: 10,000 sleeping done\n");
 
     bench_report *r = bench_report_open(
         "order", "Ordered delivery against immediate delivery and LÖVE's channels",
@@ -606,6 +654,8 @@ int main(int argc, char **argv) {
                            "machine-code allocation fail, and each failed trace then costs an "
                            "unwind through _Unwind_Find_FDE.)\n");
     report_idle(r, "10,000 idle native systems", native_large, 1000);
+    report_idle(r, "10,000 sleeping Lua systems (asleep.lua: no process)", lua_asleep, 1000);
+    report_idle(r, "10,000 sleeping native systems (no process)", native_asleep, 1000);
     bench_report_printf(r, "\n");
 
     double ordered_best = tp[2][0].mps > tp[2][1].mps ? tp[2][0].mps : tp[2][1].mps;
@@ -637,16 +687,8 @@ int main(int argc, char **argv) {
                         "| 1,000 idle Lua systems, ordered <= immediate (worse of 1t, 2t, "
                         "medians) | %.2fx | %s |\n",
                         worst, worst <= 1.0 ? "met" : "over");
-    double large = lua_large[0].stats.median < lua_large[1].stats.median
-                       ? lua_large[0].stats.median
-                       : lua_large[1].stats.median;
-    double large_native = native_large[0].stats.median < native_large[1].stats.median
-                              ? native_large[0].stats.median
-                              : native_large[1].stats.median;
-    bench_report_printf(r,
-                        "| 10,000 idle systems, ordered, one frame <= 1 ms (best of 1t, 2t): "
-                        "Lua / native | %.0f / %.0f us | %s / %s |\n",
-                        large, large_native, large <= 1000 ? "met" : "missed",
-                        large_native <= 1000 ? "met" : "missed");
+    large_row(r, "10,000 idle systems, ordered", lua_large, native_large);
+    large_row(r, "10,000 sleeping systems (no process, no mail), ordered", lua_asleep,
+              native_asleep);
     return bench_report_close(r) == 0 ? 0 : 1;
 }

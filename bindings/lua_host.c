@@ -270,7 +270,7 @@ static int open_script(lua_State *L) {
     } else {
         return luaL_error(L,
                           "%s: a system script must return a table of callbacks (init, "
-                          "process, exit, reload) or nothing, not a %s",
+                          "receive, process, exit, reload) or nothing, not a %s",
                           lua->script_path, luaL_typename(L, -1));
     }
     return 0;

@@ -61,6 +61,8 @@ int ona__lua_reload(ona__system *sys, const char *changed) {
     int rc = lua_cpcall(lua->L, reload_in_state, &call);
     ona__watchdog_end(&watch);
     lua->cap_lifted = false;
+    /* The new code may have a process: its next frame gives it a turn, whose end says. */
+    sys->sleeps = false;
     if (rc) {
         ona_log(ONA_LOG_ERROR, sys->name, "reload of %s failed, the old code keeps running: %s",
                 changed, lua_tostring(lua->L, -1) ? lua_tostring(lua->L, -1) : "(no message)");

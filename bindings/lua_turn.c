@@ -364,8 +364,9 @@ ona__turn ona__lua_run(ona__system *sys, ona__resume why) {
     /* A turn suspended after its slice keeps its budget's start; any other end starts anew. */
     lua->turn_since_ns = status == LUA_YIELD && lua->park == ONA__PARK_SLICE ? watch.started_ns : 0;
     if (status == 0) {
-        if (lua_gettop(co)) /* the trampoline returns nothing: no lua_settop call a turn */
-            lua_settop(co, 0);
+        /* The trampoline returns whether the module has no process (the system sleeps). */
+        sys->sleeps = lua_toboolean(co, -1);
+        lua_settop(co, 0);
         return ONA__TURN_DONE;
     }
     if (status == LUA_YIELD) {

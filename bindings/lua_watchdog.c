@@ -38,12 +38,12 @@ static const char *base_name(const char *source) {
     return slash ? slash + 1 : source;
 }
 
-/* Which of the script's callbacks (init, process, exit, reload) is on the turn's stack: the
+/* Which of the script's callbacks (init, receive, process, exit, reload) is on the turn's stack: the
  * outermost one. NULL when none is (a chunk). A callback is known by its function's chunk and
  * first line, so the turn's own coroutine can be searched from a coroutine it resumed (L)
  * without pushing anything on a stack that is not running. */
 static const char *callback_name(lua_State *L, ona__lua *lua) {
-    static const char *const names[] = {"init", "process", "exit", "reload"};
+    static const char *const names[] = {"init", "receive", "process", "exit", "reload"};
     if (lua->module_ref == LUA_NOREF || !lua_checkstack(L, 3))
         return NULL;
     const char *source[ONA_ARRAY_COUNT(names)] = {0};

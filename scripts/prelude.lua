@@ -372,10 +372,20 @@ local function reload(module, state, script, args, changed)
 end
 
 -- The turn trampoline: the first turn calls init(state, args), every turn calls
--- process(state, events, dt). An init that raised is called again (with the same args) by the
--- next turn, which only happens after a paused system is resumed by a fix (a restart makes a
--- new state, and a new prelude).
+-- receive(state, from, ...) for each of its messages and then process(state, events, dt). An
+-- init that raised is called again (with the same args) by the next turn, which only happens
+-- after a paused system is resumed by a fix (a restart makes a new state, and a new prelude).
+-- It returns whether the module has no process: such a system sleeps, and the runtime gives it
+-- a turn only in a frame where a message waits for it.
 local init_args, init_pending = nil, false
+local try_receive = ona.try_receive
+local function handle(receive, state, from, ...)
+  if from == nil then
+    return false
+  end
+  receive(state, from, ...)
+  return true
+end
 local function turn(module, state, events, dt, first, args)
   if first then
     init_args, init_pending = args, true
@@ -387,10 +397,16 @@ local function turn(module, state, events, dt, first, args)
     end
     init_args, init_pending = nil, false
   end
+  local receive = module.receive
+  if receive then
+    while handle(receive, state, try_receive()) do
+    end
+  end
   local process = module.process
   if process then
     process(state, events, dt)
   end
+  return process == nil
 end
 
 return turn, reload

@@ -36,10 +36,6 @@ static ona_runtime *make_runtime(uint32_t threads, ona_delivery delivery) {
     return create_runtime(&desc);
 }
 
-static void step(ona_runtime *rt, int frames) {
-    for (int i = 0; i < frames; i++)
-        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
-}
 
 /* Spawns `script` named `name` after the systems named in `after` (comma-separated, may be
  * NULL), with make_args(report, pairs) and a mailbox of `mailbox` (0: the runtime's). */
@@ -83,7 +79,7 @@ static void chain(uint32_t threads, ona_delivery delivery) {
                  i == 8 ? " last=true" : "", i + 1);
         spawn_after(rt, "chain.lua", name, i > 1 ? after : NULL, report, pairs, 0, 0);
     }
-    step(rt, 12);
+    step_frames(rt, 12);
     /* Reports of turns 1..11 reached the collector (each a frame later): (turn, value). */
     ck_assert_msg(coll->count >= 2 * 10, "%d items; log:\n%s", coll->count, captured_logs_text());
     for (int i = 0; i + 1 < coll->count; i += 2) {
@@ -138,7 +134,7 @@ static void fan_in(uint32_t threads, double *n, double *digest) {
         snprintf(pairs, sizeof pairs, "index=%d", i);
         spawn_after(rt, "fan_sender.lua", name, NULL, report, pairs, 0, 0);
     }
-    step(rt, FAN_FRAMES + 2);
+    step_frames(rt, FAN_FRAMES + 2);
     ck_assert_msg(coll->count == 2, "%d items; log:\n%s", coll->count, captured_logs_text());
     *n = coll->items[0].number;
     *digest = coll->items[1].number;
@@ -183,7 +179,7 @@ static char *flood(uint32_t threads) {
     ona_system report = spawn_collector(rt);
     spawn_after(rt, "flood.lua", "flood", NULL, report, "count=80 to=sink", 0, 0);
     ona_system sink = spawn_after(rt, "tally.lua", "sink", "flood", report, "", 8, 0);
-    step(rt, 20);
+    step_frames(rt, 20);
     ck_assert_msg(!captured_logs_contain("error") && !captured_logs_contain("deadlock"), "%s",
                   captured_logs_text());
     char *text = calloc(1, 8192);
@@ -237,7 +233,7 @@ START_TEST(test_order_cycle_is_refused_by_name) {
     ona_runtime *rt = make_runtime(2, ONA_DELIVERY_ORDERED);
     ona_system report = spawn_collector(rt);
     spawn_after(rt, "cycle.lua", "maker", NULL, report, "", 0, 0);
-    step(rt, 3);
+    step_frames(rt, 3);
     const item *c = tagged("cycle");
     ck_assert_msg(c && !c[1].boolean, "%s", captured_logs_text());
     ck_assert_msg(strstr(c[2].text, "cycle.lua:9: ona.spawn: 'input' after 'bullets' after "
@@ -292,12 +288,12 @@ static void order_survives(uint32_t threads) {
     spawn_after(rt, "link.lua", "loose", NULL, report, "", 0, 0);
     /* relay fails in its turn 5 and restarts (and again 5 turns later): while it restarts dst
      * still waits for src through it. */
-    step(rt, 12);
+    step_frames(rt, 12);
     ck_assert_msg(captured_logs_contain("failing on purpose"), "%s", captured_logs_text());
     ck_assert_int_eq(ona_runtime_kill(rt, relay), 0);
     /* relay ends at frame 13's start: dst, after a name nobody has now, is unordered with src.
      * dst spawns late in its turn 20, after itself; late runs from frame 21. */
-    step(rt, 18);
+    step_frames(rt, 18);
     ck_assert_int_eq(count_from("dst", "src", 0, 1, 12), 12);
     ck_assert_int_ge(count_from("dst", "relay", 0, 1, 12), 6);
     ck_assert_int_ge(count_from("dst", "src", 1, 14, 30), 15);
@@ -342,9 +338,9 @@ START_TEST(test_order_holds_through_pause_and_reload) {
     spawn_after(rt, "b.lua", "b", "a", report, "", 0, 0);
     spawn_after(rt, "link.lua", "c", "b", report, "", 0, 0);
     for (int i = 0; i < 200 && !captured_logs_contain("b paused"); i++)
-        step(rt, 1);
+        step_frames(rt, 1);
     ck_assert_msg(captured_logs_contain("b paused"), "%s", captured_logs_text());
-    step(rt, 5);
+    step_frames(rt, 5);
     ona_system hb;
     ck_assert_int_eq(ona_runtime_lookup(rt, "b", &hb), 0);
     ona_system_stats st;
@@ -353,14 +349,14 @@ START_TEST(test_order_holds_through_pause_and_reload) {
     /* The fix: b becomes a link reporting what it hears and passing it to c. */
     game_write("b.lua", src);
     for (int i = 0; i < 400 && !captured_logs_contain("b resumed"); i++) {
-        step(rt, 1);
+        step_frames(rt, 1);
         usleep(2000);
     }
     ck_assert_msg(captured_logs_contain("b resumed"), "%s", captured_logs_text());
     ona_runtime_stats rs;
     ona_runtime_stats_get(rt, &rs);
     uint64_t resumed = rs.frames;
-    step(rt, 10);
+    step_frames(rt, 10);
     ck_assert_int_eq(ona_runtime_system_stats(rt, hb, &st), 0);
     ck_assert_int_eq(st.status, ONA_SYSTEM_RUNNING);
     ck_assert_uint_gt(st.order_place, 0);
@@ -386,7 +382,7 @@ static void spawn_orders(uint32_t threads, char *out, size_t size) {
         snprintf(pairs, sizeof pairs, "n=3 work=%d", work[i]);
         spawn_after(rt, "spawner.lua", name, NULL, (ona_system){0}, pairs, 0, 0);
     }
-    step(rt, 3);
+    step_frames(rt, 3);
     size_t len = 0;
     for (int i = 0; i < 4; i++)
         for (int j = 1; j <= 3; j++) {

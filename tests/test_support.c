@@ -396,6 +396,21 @@ ona_runtime *create_runtime(const ona_runtime_desc *desc) {
     return rt;
 }
 
+void step_frames(ona_runtime *rt, int frames) {
+    for (int i = 0; i < frames; i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+}
+
+void send_number(ona_runtime *rt, ona_system to, double v) {
+    ona_message m;
+    ona_message_init(&m);
+    ona_message_writer w;
+    ona_message_writer_begin(&w, &m);
+    ona_message_write_number(&w, v);
+    ck_assert_int_eq(ona_message_writer_end(&w), 0);
+    ck_assert_int_eq(ona_runtime_send(rt, to, &m), 0);
+}
+
 uint8_t *shoot_frames(ona_runtime *rt, int frames, double dt, const char *path, int w, int h) {
     for (int i = 1; i <= frames; i++) {
         if (i == frames)

@@ -182,6 +182,12 @@ void assert_recording_replays(game_session s);
 /* Creates a runtime from `desc`; fails the test (with the captured log) when that fails. */
 ona_runtime *create_runtime(const ona_runtime_desc *desc);
 
+/* Steps `frames` frames of 1/60 s; fails the test when a step fails. */
+void step_frames(ona_runtime *rt, int frames);
+
+/* Sends `to` one number from C; fails the test when the send fails. */
+void send_number(ona_runtime *rt, ona_system to, double v);
+
 /* Steps `frames` frames of `dt` seconds, taking a screenshot of the last one to `path`, and
  * returns its RGBA pixels (free with stbi_image_free); fails the test unless the picture is
  * `w` x `h`. The file is removed. */

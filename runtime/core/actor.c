@@ -295,6 +295,8 @@ bool ona__actor_fail(ona__system *sys, const char *what) {
             sys->fail_log = copy;
             sys->fail_key_len = first;
             sys->fail_key_hash = ona__digest_bytes(ONA__DIGEST_SEED, what, first);
+            /* relaxed: main reads it after the frame's end, which ordered this turn. */
+            atomic_store_explicit(&sys->core->failures_kept, true, memory_order_relaxed);
             return true;
         }
     }
@@ -306,6 +308,9 @@ bool ona__actor_fail(ona__system *sys, const char *what) {
 enum { FAILURE_NAMES_SHOWN = 16 };
 
 void ona__actor_log_failures(ona__core *core) {
+    /* relaxed: after the frame's end, which ordered every turn that set it. */
+    if (!atomic_exchange_explicit(&core->failures_kept, false, memory_order_relaxed))
+        return;
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
         if (!sys->fail_log)
@@ -488,6 +493,8 @@ uint64_t ona__actor_run_turn(ona__system *sys, uint64_t t0) {
             sys->parks++;
             sys->park_start_ns = t1;
             sys->park_frame = core->frame;
+            /* relaxed: read by main at quiescence, after this turn's release of `active`. */
+            atomic_store_explicit(&core->send_parked, true, memory_order_relaxed);
             ona__system *target = ona__actor_resolve(core, sys->send_target);
             if (!target || !ona__actor_alive(target)) {
                 refuse(core, sys->send_target, target, sys->wait_error, sizeof sys->wait_error);

@@ -137,8 +137,11 @@ struct ona__system {
     bool needs_init;          /* turn: the next new turn calls init first */
     bool nil_this_frame;      /* turn: receive returned nil this frame: later empty ones do too */
     bool one_shot;            /* turn: a script whose chunk is its whole life: stopped once it ran */
+    bool sleeps;              /* turn: it has no per-frame work (no process), so a frame gives it
+                                 a turn only when a message waits for it (set by its host) */
     bool failed;              /* lifecycle: a turn failed; handled at the frame boundary */
     atomic_bool kill_requested; /* lifecycle */
+    uint32_t order_index;       /* order: among the members, ONA__ORDER_NONE outside the order */
     ona__core *core;          /* identity */
     const ona__host *host;    /* identity */
     void *host_data;          /* identity */
@@ -190,17 +193,17 @@ struct ona__system {
      * `order_wait_ns` the turn's --- */
     ona__order_ref *after;
     uint32_t after_count;
-    uint32_t order_index; /* among the members, ONA__ORDER_NONE outside the order */
     uint32_t order_place; /* 1.. in a topological order of the members (statistics), 0 none */
     ona__system **order_direct;
     uint32_t order_direct_count, order_direct_cap;
     ona__system **order_succ; /* released when this one's part of the frame ends */
     uint32_t order_succ_count, order_succ_cap;
     atomic_uint order_waiting; /* running predecessors still in their part of this frame */
-    bool order_runs;           /* it runs this frame */
+    bool order_runs;           /* it runs this frame (members only: others leave it false) */
     uint32_t order_visit;
     uint64_t order_done_frame;
-    uint64_t order_wait_ns; /* how long into this frame its predecessors kept it waiting */
+    uint64_t order_wait_ns; /* how long into this frame its predecessors kept it waiting (0 for
+                               a system outside the order) */
 
     /* --- delivery (delivery.c): the turn's; main between frames --- */
     ona__stage stage;

@@ -17,6 +17,9 @@
 #include "trace.h"
 
 /* A thread that runs turns (index 0 is the main thread). */
+/* The most frame list entries a thread claims at once, when the frame's turns are short. */
+#define ONA__CLAIM_BATCH 16
+
 typedef struct ona__worker {
     ona__core *core;
     uint32_t index;
@@ -27,6 +30,14 @@ typedef struct ona__worker {
     uint64_t runs;           /* turns (and resumes of parked ones) run this frame */
     ona__trace_buffer trace; /* slices of this frame, when tracing */
     uint32_t rng;
+    /* Frame list entries claimed together (runq.c), run before anything else is claimed. */
+    ona__system *batch[ONA__CLAIM_BATCH];
+    uint32_t batch_next, batch_count;
+    uint32_t finished; /* runs ended whose count `active` has not been told yet (scheduler.c) */
+    /* Workers lie side by side in one array and each writes its own fields every run: the next
+     * one's deque top (read by its owner every pop), and whatever the allocator put before or
+     * after the array, must not share a line with them. */
+    char pad_[ONA_CACHE_LINE];
 } ona__worker;
 
 /* What the core needs of ona_runtime_desc, defaults applied. */
@@ -95,6 +106,14 @@ struct ona__core {
     uv_cond_t sleep_cond;
     uv_cond_t main_cond;
     uint64_t last_busy_ns, last_runs;
+    /* Threads claim frame list entries in batches this frame: its turns are expected to be short
+     * (main's, set at the frame's start from the last frame's runs). */
+    atomic_bool claim_batches;
+    /* What lets main skip a pass over every system at the frame's end: how many systems were
+     * left parked in send when the frame was queued (main's), and whether a turn parked in send
+     * or kept an error to log during the frame (set by that turn, cleared by main). */
+    uint32_t parked_senders;
+    atomic_bool send_parked, failures_kept;
     /* A boundary job (ona__core_parallel): main writes fn, ctx and count while no helper is in
      * (`job_helpers` 0), then opens it; threads claim indices from `job_next`. */
     ona__core_job_fn job_fn;

@@ -383,6 +383,13 @@ bool ona__delivery_full(const ona__system *target) {
     return !target->stage.hold && target->stage.backlog_start >= target->stage.capacity;
 }
 
+bool ona__delivery_waiting(const ona__system *sys) {
+    const ona__stage *st = &sys->stage;
+    /* relaxed: between frames (the frame's end ordered every send). */
+    return st->head < st->count || atomic_load_explicit(&st->over_n, memory_order_relaxed) ||
+           (!mailbox_quiet(st) && !ona__mailbox_is_empty(sys->mailbox));
+}
+
 void ona__delivery_boundary(ona__core *core) {
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];

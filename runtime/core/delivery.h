@@ -107,6 +107,11 @@ uint32_t ona__delivery_backlog_before(ona__system *sys, uint64_t frame);
 /* Whether a send to `target` would wait on backpressure this frame for a sender that has sent it
  * nothing yet: its backlog at the frame's start fills its capacity. */
 bool ona__delivery_full(const ona__system *target);
+
+/* Whether a message waits for sys: one held or not yet taken, in its mailbox, or in its
+ * overflow. Main between frames, when every send of the last frame has ended, for either
+ * delivery (immediate delivery uses only the mailbox). */
+bool ona__delivery_waiting(const ona__system *sys);
 /* Main, at the frame boundary: every system's backlog_start, the C counts reset. */
 void ona__delivery_boundary(ona__core *core);
 

@@ -199,6 +199,8 @@ static void rebuild(ona__core *core) {
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *s = core->systems[i];
         s->order_index = ONA__ORDER_NONE;
+        s->order_runs = false;
+        s->order_wait_ns = 0;
         s->order_place = 0;
         s->order_direct_count = 0;
         any |= s->after_count > 0;

@@ -166,13 +166,29 @@ void ona__runq_wait(ona__core *core, ona__worker *w) {
 
 /* --- Queues ---------------------------------------------------------------------------------- */
 
-static ona__system *claim_frame_list(ona__core *core) {
-    /* relaxed: the claim itself; the entry was published by the acquire-read count. */
+/* Claims the next frame list entry, or, in a frame of short turns, a batch of them: a share of
+ * what is left (so each thread gets some) of at most ONA__CLAIM_BATCH, kept in w->batch. With
+ * ten thousand turns of ~150 ns on 2 threads, a claim per turn (a contended CAS, its line moving
+ * between the cores) cost more than the turn. */
+static ona__system *claim_frame_list(ona__core *core, ona__worker *w) {
+    /* relaxed: the claim itself; the entries were published by the acquire-read count. */
     unsigned long long c = atomic_load_explicit(&core->frame_list_cursor, memory_order_relaxed);
-    while (c < atomic_load_explicit(&core->frame_list_count, memory_order_acquire)) {
-        if (atomic_compare_exchange_weak_explicit(&core->frame_list_cursor, &c, c + 1,
-                                                  memory_order_relaxed, memory_order_relaxed))
+    unsigned long long end;
+    while (c < (end = atomic_load_explicit(&core->frame_list_count, memory_order_acquire))) {
+        unsigned long long take = 1;
+        /* relaxed: a policy; either answer is correct. */
+        if (atomic_load_explicit(&core->claim_batches, memory_order_relaxed)) {
+            take = (end - c) / (2ull * core->thread_count);
+            take = take < 1 ? 1 : take > ONA__CLAIM_BATCH ? ONA__CLAIM_BATCH : take;
+        }
+        if (atomic_compare_exchange_weak_explicit(&core->frame_list_cursor, &c, c + take,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+            for (unsigned long long i = 1; i < take; i++)
+                w->batch[i - 1] = core->frame_list[(c + i) % core->frame_list_cap];
+            w->batch_next = 0;
+            w->batch_count = (uint32_t)(take - 1);
             return core->frame_list[c % core->frame_list_cap];
+        }
     }
     return NULL;
 }
@@ -193,7 +209,9 @@ ona__system *ona__runq_find(ona__core *core, ona__worker *w) {
     ona__system *sys = ona__deque_pop(&w->deque);
     if (sys)
         return sys;
-    sys = claim_frame_list(core);
+    if (w->batch_next < w->batch_count)
+        return w->batch[w->batch_next++];
+    sys = claim_frame_list(core, w);
     if (sys)
         return sys;
     uint32_t n = core->thread_count;

@@ -39,6 +39,8 @@ enum {
      * bench_frames run of 2026-12-01 (1,000 idle Lua systems: 250 us a frame alone, 515 us
      * shared) puts it near 400 ns. */
     SHARE_COST_PER_RUN_NS = 400,
+    /* A frame whose runs took less than this on average claims them in batches. */
+    SHORT_RUN_NS = 2000,
 };
 
 /* A worker's stack: 8 MiB, the usual main-thread stack, so a turn has the same room on any thread.
@@ -46,6 +48,20 @@ enum {
  * more under ASan) well inside it, so a runaway recursion is a Lua error, never a fault. The
  * memory is reserved, not committed: untouched pages cost nothing. */
 #define ONA__WORKER_STACK ((size_t)8 << 20)
+
+/* Tells `active` of the thread's ended runs. acq_rel: our work on those systems happens before
+ * main's quiescence handling. The last run of the frame wakes main alone, and only when it ran
+ * elsewhere: main finds active == 0 itself when it ran that turn. A thread tells before it looks
+ * at `active` or waits for work, so the frame cannot end, nor main sleep, on an untold count. */
+static void finish_runs(ona__core *core, ona__worker *w) {
+    uint32_t n = w->finished;
+    if (!n)
+        return;
+    w->finished = 0;
+    if (atomic_fetch_sub_explicit(&core->active, (int)n, memory_order_acq_rel) == (int)n &&
+        w->index != 0)
+        ona__runq_notify_main(core);
+}
 
 /* Runs a system's turn, from t0: the end of the run just before on this thread when it went
  * straight on to this one (finding the system is then counted in its turn, ~tens of ns), else 0
@@ -68,11 +84,12 @@ static uint64_t run_system(ona__core *core, ona__worker *w, ona__system *sys, ui
      * as a name to look up when the trace is written, after the frame. */
     if (core->tracing)
         ona__trace_record(&w->trace, sys, ONA__TRACE_TURN, t0, t1);
-    /* acq_rel: our work on the system happens before main's quiescence handling. The last turn
-     * of the frame wakes main alone, and only when it ran elsewhere: main finds active == 0
-     * itself when it ran that turn. */
-    if (atomic_fetch_sub_explicit(&core->active, 1, memory_order_acq_rel) == 1 && w->index != 0)
-        ona__runq_notify_main(core);
+    /* In a frame of short turns the count goes to `active` when the thread runs out of work
+     * (finish_runs): one contended subtraction a batch rather than one a turn. */
+    w->finished++;
+    /* relaxed: a policy; the count is told before the thread waits either way. */
+    if (!atomic_load_explicit(&core->claim_batches, memory_order_relaxed))
+        finish_runs(core, w);
     return t1;
 }
 
@@ -152,6 +169,7 @@ static void worker_main(void *arg) {
             t = run_system(core, w, sys, t);
         } else {
             t = 0;
+            finish_runs(core, w);
             ona__runq_wait(core, w);
         }
     }
@@ -185,6 +203,9 @@ int ona__scheduler_start(ona__core *core) {
     atomic_init(&core->job_next, 0);
     atomic_init(&core->job_done, 0);
     atomic_init(&core->job_helpers, 0);
+    atomic_init(&core->send_parked, false);
+    atomic_init(&core->claim_batches, false);
+    atomic_init(&core->failures_kept, false);
     atomic_init(&core->main_sleeping, false);
     if (uv_mutex_init(&core->sleep_lock) || uv_cond_init(&core->sleep_cond) ||
         uv_cond_init(&core->main_cond))
@@ -267,6 +288,9 @@ static uint32_t release_receivers(ona__core *core) {
  * edges from each unvisited system finds every cycle once. */
 static uint32_t break_deadlocks(ona__core *core) {
     uint32_t queued = 0;
+    /* relaxed: at quiescence, after every turn's release of `active`. */
+    if (!core->parked_senders && !atomic_load_explicit(&core->send_parked, memory_order_relaxed))
+        return 0; /* nobody waits to send: no cycle */
     for (uint32_t i = 0; i < core->system_count; i++)
         core->systems[i]->deadlock_mark = 0;
     for (uint32_t i = 0; i < core->system_count; i++) {
@@ -350,25 +374,41 @@ static void warn_long_wait(ona__core *core, ona__system *sys, ona__system *targe
 
 /* --- The frame ------------------------------------------------------------------------------- */
 
+/* Whether a sleeping system (one with no per-frame work) has something to do this frame: its
+ * init, or a message. A member of the order takes its turn in every frame it runs: what its
+ * predecessors send it this frame is not there yet. */
+static bool asleep_woken(ona__core *core, const ona__system *sys) {
+    if (sys->needs_init || sys->order_index != ONA__ORDER_NONE)
+        return true;
+    return core->desc.immediate ? !ona__mailbox_is_empty(sys->mailbox)
+                                : ona__delivery_waiting(sys);
+}
+
 /* Queues every system that gets a turn this frame, in spawn order, and publishes them.
  * `active` is set before the entries become visible: a thread still looking for work from the
  * last frame may claim one at once. */
 static uint32_t queue_frame(ona__core *core) {
     unsigned long long base = atomic_load_explicit(&core->frame_list_count, memory_order_relaxed);
     uint32_t n = 0, listed = 0;
+    core->parked_senders = 0;
+    atomic_store_explicit(&core->send_parked, false, memory_order_relaxed);
     ona__order_update(core);
     core->frame_start_ns = ona__now_ns();
     for (uint32_t i = 0; i < core->system_count; i++) {
         ona__system *sys = core->systems[i];
         sys->nil_this_frame = false;
         sys->draw_seq = 0;
-        sys->order_runs = false;
-        sys->order_wait_ns = 0;
+        if (sys->order_index != ONA__ORDER_NONE) {
+            sys->order_runs = false;
+            sys->order_wait_ns = 0;
+        }
         if (sys->status != ONA_SYSTEM_RUNNING || sys->one_shot)
             continue;
         int run = atomic_load_explicit(&sys->run, memory_order_relaxed);
         if (run == ONA__RUN_IDLE) {
             if (!sys->turn_active) {
+                if (sys->sleeps && !asleep_woken(core, sys))
+                    continue; /* nothing to do this frame */
                 sys->resume = ONA__RESUME_START;
                 sys->turn_active = true;
             }
@@ -380,6 +420,7 @@ static uint32_t queue_frame(ona__core *core) {
                                                        : ona__delivery_full(target));
             if (full) {
                 warn_long_wait(core, sys, target);
+                core->parked_senders++;
                 continue; /* still waiting for room */
             }
             if (target)
@@ -424,6 +465,9 @@ void ona__scheduler_run_frame(ona__core *core) {
     ona__runq_set_current(w);
     for (uint32_t i = 0; i < core->thread_count; i++)
         core->workers[i].busy_ns = core->workers[i].runs = 0;
+    /* Short turns (the last frame's mean) are claimed in batches: see runq.c. */
+    bool batches = core->last_runs && core->last_busy_ns < core->last_runs * SHORT_RUN_NS;
+    atomic_store_explicit(&core->claim_batches, batches, memory_order_relaxed);
     uint32_t n = queue_frame(core);
     atomic_store_explicit(&core->frame_running, true, memory_order_release);
 
@@ -452,8 +496,10 @@ void ona__scheduler_run_frame(ona__core *core) {
             continue;
         }
         t = 0;
+        finish_runs(core, w);
         if (atomic_load_explicit(&core->active, memory_order_acquire) == 0) {
-            uint32_t woken = release_receivers(core);
+            /* Ordered, a receive never waits: nobody is parked in it. */
+            uint32_t woken = core->desc.immediate ? release_receivers(core) : 0;
             if (woken == 0)
                 woken = break_deadlocks(core);
             if (woken == 0)

@@ -3,7 +3,7 @@
  * core calls for their turns, restarts and ends, and the spawn.
  *
  * Design note. A native turn cannot wait, so a turn is one call of process (after init on the
- * first); it sends and receives through the same actor functions (core/actor.c) as Lua systems,
+ * first, and receive for each waiting message); one without process sleeps between messages. It sends and receives through the same actor functions (core/actor.c) as Lua systems,
  * with the same message encoding. Native code cannot be interrupted: past its budget the watchdog
  * names it once a second. Its state block is zeroed again on restart.
  */
@@ -27,6 +27,11 @@ static ona__turn native_run(ona__system *sys, ona__resume why) {
         sys->needs_init = false;
         if (n->desc.init)
             rc = n->desc.init(&ctx, n->state);
+    }
+    if (rc == 0 && n->desc.receive) {
+        ona_message *msg;
+        while (rc == 0 && ona_ctx_try_receive(&ctx, &msg) == 0)
+            rc = n->desc.receive(&ctx, n->state, msg);
     }
     if (rc == 0 && n->desc.process)
         rc = n->desc.process(&ctx, n->state, sys->core->dt);
@@ -131,6 +136,7 @@ static int native_spawn(ona__core *core, const void *desc_in, ona_system *out) {
         return rc;
     }
     n->desc.name = sys->name;
+    sys->sleeps = !desc->process;
     out->id = sys->id;
     return 0;
 }

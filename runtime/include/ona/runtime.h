@@ -289,12 +289,14 @@ typedef struct ona_spawn_desc {
 
 /* A native system: C callbacks and `size` bytes of zeroed state owned by the runtime. A native
  * turn cannot wait: it uses ona_ctx_try_send / ona_ctx_try_receive. A callback returning nonzero
- * is a failure handled by the policy, like a Lua error. */
+ * is a failure handled by the policy, like a Lua error. A system without `process` sleeps: it
+ * gets a turn only in a frame where a message waits for it (and for its init), so an idle one
+ * costs a frame next to nothing; `receive` is how such a system reads. */
 typedef struct ona_system_desc {
     const char *name; /* required; at most ONA_MAX_NAME_BYTES */
     size_t size;
     int (*init)(ona_ctx *ctx, void *state);               /* optional, first turn */
-    int (*process)(ona_ctx *ctx, void *state, double dt); /* once per frame */
+    int (*process)(ona_ctx *ctx, void *state, double dt); /* once per frame; optional */
     void (*exit)(ona_ctx *ctx, void *state);              /* optional, on kill/destroy */
     void *user;                                           /* ona_ctx_user() */
     uint32_t mailbox_capacity;                            /* as in ona_spawn_desc */
@@ -305,6 +307,10 @@ typedef struct ona_system_desc {
     uint32_t after_count;
     const char *const *after_names;
     uint32_t after_name_count;
+    /* Optional: called for each message of the turn, in delivery order, before process; `msg`
+     * is borrowed as from ona_ctx_try_receive (its sender: ona_message_sender). Nonzero fails
+     * the turn; the messages after it wait for the next. */
+    int (*receive)(ona_ctx *ctx, void *state, ona_message *msg);
 } ona_system_desc;
 
 typedef struct ona_system_stats {
