@@ -72,12 +72,15 @@ typedef struct reload_job {
     ona__system **systems;
     const char *path;
     int *results;
+    ona__paths_snapshot *files; /* the job's view of the files, or NULL */
 } reload_job;
 
 static void reload_one(void *ctx, uint32_t index) {
     reload_job *job = ctx;
     ona__system *sys = job->systems[index];
+    ona__paths_snapshot *previous = ona__paths_snapshot_enter(job->files);
     job->results[index] = sys->host->reload ? sys->host->reload(sys, job->path) : 0;
+    ona__paths_snapshot_enter(previous);
 }
 
 void ona__runtime_apply_reloads(ona_runtime *rt) {
@@ -96,8 +99,17 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
     }
     for (uint32_t i = 0; i < h->changed_count; i++) {
         const char *path = h->changed[i];
-        if (refused(rt, path))
+        /* One view of the files for all that this change does (paths_snapshot.c): the check, the
+         * assets and every system's reload read each file once, and every system runs the save
+         * that was checked. Without memory for it, each reads its own. */
+        ona__paths_snapshot *files = ona__paths_snapshot_new();
+        ona__paths_snapshot *previous = ona__paths_snapshot_enter(files);
+        bool refuse = refused(rt, path);
+        if (refuse) {
+            ona__paths_snapshot_enter(previous);
+            ona__paths_snapshot_free(files);
             continue;
+        }
         reload_tally n = {0};
         ona__video *v = &rt->services.video;
         if (v->gfx && (ends_with(path, "/sprite.vert") || ends_with(path, "/sprite.frag")))
@@ -106,8 +118,10 @@ void ona__runtime_apply_reloads(ona_runtime *rt) {
         tally(&n, a != ONA_ENOENT, a == 0);
         /* Every system whose host has files asks it, in parallel (each in its own state): >0
          * reloaded, 0 not its file, <0 failed. Then main takes the answers in spawn order. */
-        reload_job job = {rt->core.systems, path, results};
+        reload_job job = {rt->core.systems, path, results, files};
         ona__core_parallel(&rt->core, rt->core.system_count, reload_one, &job);
+        ona__paths_snapshot_enter(previous);
+        ona__paths_snapshot_free(files);
         for (uint32_t s = 0; s < rt->core.system_count; s++) {
             int r = results[s];
             tally(&n, r != 0, r > 0);

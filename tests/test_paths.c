@@ -8,6 +8,7 @@
  */
 #include "test_support.h"
 
+#include "common.h"
 #include "paths.h"
 
 #include <limits.h>
@@ -223,6 +224,53 @@ START_TEST(test_paths_fifo_and_folders_refused_in_words) {
 }
 END_TEST
 
+/* Reads `path` whole under the thread's snapshot (if any) into `out` as a string. */
+static int read_text(const char *path, size_t limit, char *out, size_t size) {
+    uint8_t *data;
+    size_t n;
+    int rc = ona__read_file(path, limit, &data, &n);
+    if (rc == 0) {
+        snprintf(out, size, "%s", (const char *)data);
+        ona__free(data);
+    }
+    return rc;
+}
+
+/* Under a snapshot every read of a path answers the first one's bytes, and a lookup the first
+ * one's result, whatever the disk says since; outside it the disk is read again. */
+START_TEST(test_paths_snapshot_answers_the_first_read) {
+    game_write("mod.lua", "return 1\n");
+    char path[PATH_MAX], text[64];
+    char *roots[] = {(char *)game_dir()};
+    ck_assert_int_eq(ona__paths_resolve_game(roots, 1, "mod.lua", path, sizeof path), 0);
+    ona__paths_snapshot *snap = ona__paths_snapshot_new();
+    ck_assert_ptr_nonnull(snap);
+    ona__paths_snapshot *previous = ona__paths_snapshot_enter(snap);
+    ck_assert_ptr_null(previous);
+    ck_assert_int_eq(read_text(path, 1024, text, sizeof text), 0);
+    ck_assert_str_eq(text, "return 1\n");
+    char missing[PATH_MAX];
+    ck_assert_int_eq(ona__paths_resolve_game(roots, 1, "later.lua", missing, sizeof missing),
+                     ONA_ENOENT);
+    /* An editor saves both files while the work is under way. */
+    game_write("mod.lua", "return 2 -- longer\n");
+    game_write("later.lua", "return 3\n");
+    ck_assert_int_eq(read_text(path, 1024, text, sizeof text), 0);
+    ck_assert_str_eq(text, "return 1\n");
+    char again[PATH_MAX];
+    ck_assert_int_eq(ona__paths_resolve_game(roots, 1, "later.lua", again, sizeof again),
+                     ONA_ENOENT);
+    ck_assert_str_eq(again, missing);
+    /* A limit below the kept size is refused for this caller alone. */
+    ck_assert_int_eq(read_text(path, 4, text, sizeof text), ONA_ELIMIT);
+    ck_assert_ptr_eq(ona__paths_snapshot_enter(previous), snap);
+    ona__paths_snapshot_free(snap);
+    ck_assert_int_eq(read_text(path, 1024, text, sizeof text), 0);
+    ck_assert_str_eq(text, "return 2 -- longer\n");
+    ck_assert_int_eq(ona__paths_resolve_game(roots, 1, "later.lua", again, sizeof again), 0);
+}
+END_TEST
+
 static Suite *paths_suite(void) {
     Suite *s = suite_create("paths");
     TCase *tc = tcase_create("paths");
@@ -231,6 +279,7 @@ static Suite *paths_suite(void) {
     tcase_add_test(tc, test_paths_resolve_confines_game_names);
     tcase_add_test(tc, test_paths_lua_refuses_paths_outside_the_game_folder);
     tcase_add_test(tc, test_paths_fifo_and_folders_refused_in_words);
+    tcase_add_test(tc, test_paths_snapshot_answers_the_first_read);
     suite_add_tcase(s, tc);
     return s;
 }

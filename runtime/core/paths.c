@@ -275,14 +275,31 @@ static int resolve(char *const *roots, uint32_t root_count, const char *name, ch
     return rc;
 }
 
+/* resolve, answered by the thread's snapshot when it has one (the roots are one runtime's). */
+static int resolve_seen(char *const *roots, uint32_t root_count, const char *name, char *path,
+                        size_t size, bool confined) {
+    ona__paths_snapshot *snap = ona__paths_snapshot_current();
+    char key[PATH_MAX + 8];
+    if (!snap || !name || snprintf(key, sizeof key, "\x01%c:%s", confined ? 'g' : 'r', name) >=
+                                         (int)sizeof key)
+        return resolve(roots, root_count, name, path, size, confined);
+    int rc;
+    if (ona__paths_snapshot_lookup(snap, key, &rc, path, size))
+        return rc;
+    rc = resolve(roots, root_count, name, path, size, confined);
+    if (rc != ONA_ERANGE && rc != ONA_EINVAL)
+        ona__paths_snapshot_note(snap, key, rc, path);
+    return rc;
+}
+
 int ona__paths_resolve(char *const *roots, uint32_t root_count, const char *name, char *path,
                        size_t size) {
-    return resolve(roots, root_count, name, path, size, false);
+    return resolve_seen(roots, root_count, name, path, size, false);
 }
 
 int ona__paths_resolve_game(char *const *roots, uint32_t root_count, const char *name, char *path,
                             size_t size) {
-    return resolve(roots, root_count, name, path, size, true);
+    return resolve_seen(roots, root_count, name, path, size, true);
 }
 
 const char *ona__paths_why(int rc, const char *path) {
@@ -317,10 +334,20 @@ const char *ona__paths_why(int rc, const char *path) {
     }
 }
 
+static int read_now(const char *path, size_t limit, uint8_t **out, size_t *size);
+
 int ona__read_file(const char *path, size_t limit, uint8_t **out, size_t *size) {
     int stand_in = ona__paths_overlay_read(path, limit, out, size);
     if (stand_in != 1)
         return stand_in;
+    ona__paths_snapshot *snap = ona__paths_snapshot_current();
+    if (snap)
+        return ona__paths_snapshot_read(snap, path, limit, read_now, out, size);
+    return read_now(path, limit, out, size);
+}
+
+/* ona__read_file from the disk or a mounted archive. */
+static int read_now(const char *path, size_t limit, uint8_t **out, size_t *size) {
     const char *rel;
     const mount *m = any_mounts() ? mount_of(path, &rel) : NULL;
     if (m) {

@@ -49,6 +49,26 @@ int ona__paths_overlay_put(const void *owner, const char *path, const uint8_t *b
 void ona__paths_overlay_drop(const void *owner);
 int ona__paths_overlay_read(const char *path, size_t limit, uint8_t **out, size_t *size);
 
+/* paths_snapshot.c: one view of the files for work spread over threads (a hot reload's job).
+ * While a thread has entered a snapshot, ona__read_file and the resolve functions answer what
+ * the first read of that path (lookup of that name) under the snapshot found, so the work reads
+ * each file once and every part of it sees the same bytes. Whoever made it frees it once no
+ * thread is in it; enter returns the thread's previous snapshot, to enter again after. */
+typedef struct ona__paths_snapshot ona__paths_snapshot;
+ona__paths_snapshot *ona__paths_snapshot_new(void); /* NULL when out of memory */
+void ona__paths_snapshot_free(ona__paths_snapshot *s);
+ona__paths_snapshot *ona__paths_snapshot_enter(ona__paths_snapshot *s);
+ona__paths_snapshot *ona__paths_snapshot_current(void);
+/* ona__read_file under snapshot `s`: the kept answer, else `read`'s, kept for the next reader
+ * (a refusal for the caller's limit, or for memory, is not kept). */
+int ona__paths_snapshot_read(ona__paths_snapshot *s, const char *path, size_t limit,
+                             int (*read)(const char *, size_t, uint8_t **, size_t *),
+                             uint8_t **out, size_t *size);
+/* A name's lookup: true with the kept result code and path; note keeps one. */
+bool ona__paths_snapshot_lookup(ona__paths_snapshot *s, const char *key, int *rc, char *path,
+                                size_t size);
+void ona__paths_snapshot_note(ona__paths_snapshot *s, const char *key, int rc, const char *path);
+
 /* --- Archives mounted as folders -------------------------------------------------------------
  * A game packed into one file (a zip) is a script root that is a file: its entries are named as
  * if the archive were a folder, "<archive path>/<entry>", and every function above reads them
