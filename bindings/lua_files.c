@@ -289,7 +289,24 @@ static int l_raw_load_script(lua_State *L) {
     return 1;
 }
 
+/* raw.requirer() -> file | nil: the file of the first caller above require whose source is
+ * "@file" (levels 3-6 from here, past the prelude's note_requirer and its loader: LuaJIT's
+ * require, the prelude's require, then the author's code); a reload of the required module
+ * re-runs that file's module too. */
+static int l_raw_requirer(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 3; level <= 6 && lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "S", &ar) && ar.source && ar.source[0] == '@') {
+            lua_pushstring(L, ar.source + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void ona__lua_open_files(lua_State *L) {
+    lua_pushcfunction(L, l_raw_requirer);
+    lua_setfield(L, -2, "requirer");
     lua_pushcfunction(L, l_raw_module);
     lua_setfield(L, -2, "module");
     lua_pushcfunction(L, l_raw_load_script);

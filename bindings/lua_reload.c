@@ -17,6 +17,8 @@
 
 #include <ctype.h>
 #include <lauxlib.h>
+#include <lualib.h>
+#include <luajit.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,17 +52,37 @@ static int reload_in_state(lua_State *L) {
     return 0;
 }
 
+/* Whether the state's JIT compiler is on (jit.status()): a script may have switched it off. */
+static bool jit_running(lua_State *L) {
+    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+    lua_getfield(L, -1, LUA_JITLIBNAME);
+    bool on = false;
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "status");
+        if (lua_iscfunction(L, -1) && lua_pcall(L, 0, 1, 0) == 0)
+            on = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 2);
+    return on;
+}
+
 int ona__lua_reload(ona__system *sys, const char *changed) {
     ona__lua *lua = sys->host_data;
     if (!lua->L || sys->one_shot || lua->module_ref == LUA_NOREF)
         return 0;
     reload_call call = {lua, changed, 0};
+    bool jit_on = jit_running(lua->L);
+    if (jit_on)
+        luaJIT_setmode(lua->L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
     lua->cap_lifted = true;
     ona__watch_scope watch; /* the new chunk and the reload hook run under the budget */
     ona__lua_watch_begin(lua, "reload", &watch);
     int rc = lua_cpcall(lua->L, reload_in_state, &call);
     ona__watchdog_end(&watch);
     lua->cap_lifted = false;
+    if (jit_on)
+        luaJIT_setmode(lua->L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_ON);
     /* The new code may have a process: its next frame gives it a turn, whose end says. */
     sys->sleeps = false;
     if (rc) {

@@ -45,22 +45,15 @@ local modules = {} -- module name -> file
 local missing = {} -- candidate file of a module a require missed -> module name
 local requirers = {} -- module name -> { file that required it first in this state = true }
 local reloading = false
-local watch, find_module, pairs = raw.watch, raw.module, pairs
--- Who required `name` (the first Lua caller above require and this loader): a reload of the
--- module re-runs that file's module too.
+local watch, find_module, requirer, pairs = raw.watch, raw.module, raw.requirer, pairs
+-- Who required `name` (the first file above require and this loader, raw.requirer): a reload
+-- of the module re-runs that file's module too.
 local function note_requirer(name)
-  local getinfo = debug_lib.getinfo
-  for level = 3, 6 do
-    local info = getinfo(level, "S")
-    if not info then
-      return
-    end
-    if info.source:sub(1, 1) == "@" then
-      local set = requirers[name] or {}
-      set[info.source:sub(2)] = true
-      requirers[name] = set
-      return
-    end
+  local source = requirer()
+  if source then
+    local set = requirers[name] or {}
+    set[source] = true
+    requirers[name] = set
   end
 end
 loaders[2] = function(name)
@@ -84,8 +77,10 @@ loaders[2] = function(name)
       missing[candidate] = nil
     end
   end
-  modules[name] = file
-  watch(file)
+  if modules[name] ~= file then -- a reload finds the file it found before, watched since
+    modules[name] = file
+    watch(file)
+  end
   return chunk
 end
 

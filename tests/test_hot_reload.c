@@ -283,6 +283,61 @@ START_TEST(test_hot_reload_only_what_changed_and_its_requirers) {
 }
 END_TEST
 
+/* The reload runs with the state's JIT compiler off (its code runs once), then switches it back
+ * on: new code is compiled as before, and a script that switched the compiler off keeps it off. */
+static const char *JIT_SYSTEM =
+    "local util = require('jit.util')\n"
+    "local function traces()\n"
+    "  local n = 0\n"
+    "  while util.traceinfo(n + 1) do n = n + 1 end\n"
+    "  return n\n"
+    "end\n"
+    "return {\n"
+    "  init = function(state, args)\n"
+    "    state.report = args.report\n"
+    "    if args.off then jit.off() end\n"
+    "  end,\n"
+    "  process = function(state)\n"
+    "    local before, x = traces(), 0\n"
+    "    for i = 1, 2000 do x = x + i %% 7 end\n"
+    "    ona.send(state.report, '%s', ona.name(), jit.status(), traces() - before, x)\n"
+    "  end,\n"
+    "}\n";
+
+static const item *last_from(const char *tag, const char *name) {
+    for (int i = coll->count - 1; i >= 1; i--)
+        if (coll->items[i].type == ONA_VALUE_STRING && strcmp(coll->items[i].text, name) == 0 &&
+            coll->items[i - 1].type == ONA_VALUE_STRING &&
+            strcmp(coll->items[i - 1].text, tag) == 0)
+            return &coll->items[i];
+    return NULL;
+}
+
+START_TEST(test_hot_reload_keeps_the_jit_as_the_script_left_it) {
+    char text[1024];
+    snprintf(text, sizeof text, JIT_SYSTEM, "v1");
+    game_write("jitted.lua", text);
+    ona_runtime *rt = make_runtime(false, ONA_VIDEO_NONE, NULL);
+    ona_system report = spawn_collector(rt);
+    spawn_lua(rt, "jitted.lua", "on", report, "", 0, 0);
+    spawn_lua(rt, "jitted.lua", "off", report, "off=true", 0, 0);
+    step_until(rt, "v1");
+    snprintf(text, sizeof text, JIT_SYSTEM, "v2");
+    game_write_in_place("jitted.lua", text);
+    ck_assert_int_eq(ona_runtime_reload(rt, "jitted.lua"), 0);
+    for (int i = 0; i < 50 && !(last_from("v2", "on") && last_from("v2", "off")); i++)
+        ck_assert_int_eq(ona_runtime_step(rt, 1.0 / 60), 0);
+    const item *on = last_from("v2", "on"), *off = last_from("v2", "off");
+    ck_assert_msg(on && off, "no v2 report\n%s", captured_logs_text());
+    ck_assert(on[1].boolean);            /* switched back on after the reload */
+    ck_assert_double_gt(on[2].number, 0); /* and the new code's loop was compiled */
+    ck_assert(!off[1].boolean);          /* the script's jit.off() stands */
+    ck_assert_double_eq(off[2].number, 0);
+    ck_assert_double_eq(on[3].number, off[3].number);
+    ona_runtime_destroy(rt);
+}
+END_TEST
+
 START_TEST(test_hot_reload_c_api_without_watching) {
     game_write("counter.lua", COUNTER_V1);
     ona_runtime *rt = make_runtime(false, ONA_VIDEO_NONE, NULL);
@@ -389,6 +444,7 @@ int main(void) {
     tcase_add_test(tc, test_hot_reload_c_api_without_watching);
     tcase_add_test(tc, test_hot_reload_many_systems_in_parallel);
     tcase_add_test(tc, test_hot_reload_only_what_changed_and_its_requirers);
+    tcase_add_test(tc, test_hot_reload_keeps_the_jit_as_the_script_left_it);
     tcase_add_test(tc, test_hot_reload_runtime_loop_runs_timers_once_a_frame);
     tcase_add_test(tc, test_hot_reload_broken_shader_keeps_old_program);
     suite_add_tcase(s, tc);
